@@ -1,0 +1,105 @@
+# vqtune: one entry point. See README.md.
+#   make deps      install the Debian packages the build and tests need (apt, as root)
+#   make all       build vqtuned and vqtunectl into build/
+#   make check     deps + build + every test tier (unit, netns, vm)
+#   make run       deps + build + the self-contained lab
+#   make bench     deps + build + benchmarks (prints figures)
+#   make install   install binaries, unit files, policies, man pages (DESTDIR, PREFIX)
+
+PREFIX		?= /usr/local
+SBINDIR		?= $(PREFIX)/sbin
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+DATADIR		?= $(PREFIX)/share/vqtune
+UNITDIR		?= /lib/systemd/system
+SYSUSERSDIR	?= /usr/lib/sysusers.d
+TMPFILESDIR	?= /usr/lib/tmpfiles.d
+BUILD		?= build
+
+CC		?= cc
+PKG_CONFIG	?= pkg-config
+CFLAGS		?= -O2 -g
+CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -Idaemon
+
+DAEMON_PKGS	:= libnl-3.0 libnl-route-3.0 libmnl jansson libmicrohttpd
+CTL_PKGS	:= libcurl jansson
+pkgcflags	= $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pkglibs		= $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
+
+DAEMON_SRCS	:= $(wildcard daemon/*.c)
+DAEMON_OBJS	:= $(DAEMON_SRCS:%.c=$(BUILD)/%.o)
+# everything but main(): what unit tests may link against
+DAEMON_LIB_OBJS	:= $(filter-out $(BUILD)/daemon/main.o,$(DAEMON_OBJS))
+CTL_SRCS	:= $(wildcard ctl/*.c)
+CTL_OBJS	:= $(CTL_SRCS:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps check check-unit check-netns check-vm run bench install clean kmod
+all: $(BUILD)/vqtuned $(BUILD)/vqtunectl
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call pkgcflags,$(DAEMON_PKGS)) -c -o $@ $<
+
+$(BUILD)/ctl/%.o: ctl/%.c $(wildcard ctl/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call pkgcflags,$(CTL_PKGS)) -c -o $@ $<
+
+$(BUILD)/vqtuned: $(DAEMON_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call pkglibs,$(DAEMON_PKGS)) -lm
+
+$(BUILD)/vqtunectl: $(CTL_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call pkglibs,$(CTL_PKGS)) -lm
+
+# ---- unit tests (cmocka). tests/unit/unit.mk lists each test and what it links.
+UNIT_TESTS :=
+include tests/unit/unit.mk
+define unit_rule
+$(BUILD)/tests/test_$(1).o: tests/unit/test_$(1).c $(wildcard daemon/*.h include/*.h tests/unit/*.h)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $$(call pkgcflags,$$(DAEMON_PKGS) cmocka) -Wno-unused-parameter -c -o $$@ $$<
+$(BUILD)/tests/test_$(1): $(BUILD)/tests/test_$(1).o $$(test_$(1)_OBJS:%.c=$(BUILD)/%.o)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(call pkglibs,$$(DAEMON_PKGS) cmocka) -lm
+endef
+$(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
+UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/test_%)
+
+check-unit: $(UNIT_BINS)
+	@tests/unit/run.sh $(UNIT_BINS)
+
+check-netns: all
+	@tests/netns/run.sh
+
+# The VM tier (module tests in QEMU guests) is defined in kmod/kmod.mk when present.
+-include kmod/kmod.mk
+
+check: deps
+	$(MAKE) all
+	$(MAKE) check-unit
+	$(MAKE) check-netns
+	$(MAKE) check-vm
+
+run: deps
+	$(MAKE) all
+	scripts/lab.sh
+
+bench: deps
+	$(MAKE) all
+	tests/bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/policies \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(TMPFILESDIR)
+	install -m 0755 $(BUILD)/vqtuned $(DESTDIR)$(SBINDIR)/vqtuned
+	install -m 0755 $(BUILD)/vqtunectl $(DESTDIR)$(BINDIR)/vqtunectl
+	install -m 0644 policies/*.json $(DESTDIR)$(DATADIR)/policies/
+	install -m 0644 docs/*.8 $(DESTDIR)$(MANDIR)/man8/
+	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/vqtuned.service.in > $(DESTDIR)$(UNITDIR)/vqtuned.service
+	install -m 0644 systemd/vqtune.sysusers $(DESTDIR)$(SYSUSERSDIR)/vqtune.conf
+	install -m 0644 systemd/vqtune.tmpfiles $(DESTDIR)$(TMPFILESDIR)/vqtune.conf
+
+clean:
+	rm -rf $(BUILD)

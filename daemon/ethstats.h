@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ets: per-queue counters from `ethtool -S` (SIOCETHTOOL ETHTOOL_GSSET_INFO/GSTRINGS/
+ * GSTATS), for drivers that have no netdev qstats (veth, 6.1 kernels). Driver strings are
+ * matched by pattern: "rx_queue_N_X", "tx_queue_N_X", "rxN_X", "txN_X", where X maps to a
+ * counter (packets, bytes, drops, and for veth in NAPI mode xdp_packets/xdp_bytes, which
+ * count every packet its NAPI receives). See ethstats.c for the table.
+ */
+#ifndef VQ_ETHSTATS_H
+#define VQ_ETHSTATS_H
+
+#include <stdint.h>
+
+#define ETS_MAX_QUEUES	256
+
+enum ets_ctr { ETS_PACKETS, ETS_BYTES, ETS_DROPS, ETS_TX_STOP, ETS_TX_WAKE, ETS_NUM };
+
+struct ets_queue {
+	uint32_t present;		/* bit per ets_ctr found */
+	uint64_t val[ETS_NUM];
+};
+
+struct ets_stats {
+	unsigned int n_rx, n_tx;	/* highest queue index seen + 1 */
+	struct ets_queue rx[ETS_MAX_QUEUES];
+	struct ets_queue tx[ETS_MAX_QUEUES];
+};
+
+/*
+ * Read device @ifname's per-queue counters with ioctls on @fd (any AF_INET/AF_UNIX
+ * datagram socket created in the device's netns). Returns 0, -EOPNOTSUPP when the driver
+ * has no stats or no per-queue strings, or -errno.
+ */
+int ets_read(int fd, const char *ifname, struct ets_stats *out);
+
+/*
+ * Pure parser used by ets_read(): map one stat string to (dir 'r'/'t', queue, counter).
+ * Returns 1 on a match, 0 when the string is not a per-queue counter we know.
+ */
+int ets_parse_name(const char *s, char *dir, unsigned int *queue, enum ets_ctr *ctr);
+
+#endif

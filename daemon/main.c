@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* placeholder until the daemon core lands in the next commits */
+int main(void)
+{
+	return 1;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * eth: the ethtool generic netlink family (libmnl): coalesce, rings and channels get/set.
+ * Spec: Documentation/netlink/specs/ethtool.yaml. The kernel sends only the attributes a
+ * driver supports, so "present" doubles as the supported mask. A driver without the
+ * operation answers -EOPNOTSUPP, which callers treat as "unsupported".
+ */
+#ifndef VQ_NL_ETHTOOL_H
+#define VQ_NL_ETHTOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct eth_sock;
+
+/* Open in the calling thread's current netns. Returns 0, -EOPNOTSUPP or -errno. */
+int eth_open(struct eth_sock **out);
+void eth_close(struct eth_sock *s);
+
+/* Coalesce parameters, named as `ethtool -C` names them. */
+enum eth_co {
+	ETH_CO_RX_USECS,		/* ETHTOOL_A_COALESCE_RX_USECS, us */
+	ETH_CO_RX_FRAMES,		/* ETHTOOL_A_COALESCE_RX_MAX_FRAMES */
+	ETH_CO_TX_USECS,		/* ETHTOOL_A_COALESCE_TX_USECS, us */
+	ETH_CO_TX_FRAMES,		/* ETHTOOL_A_COALESCE_TX_MAX_FRAMES */
+	ETH_CO_ADAPTIVE_RX,		/* ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, 0/1 */
+	ETH_CO_ADAPTIVE_TX,		/* ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, 0/1 */
+	ETH_CO_NUM
+};
+
+struct eth_coalesce {
+	uint32_t present;		/* bit (1 << ETH_CO_x) per attribute the kernel sent */
+	uint32_t val[ETH_CO_NUM];
+};
+
+struct eth_rings {
+	uint32_t rx, rx_max, tx, tx_max;	/* descriptors */
+	uint32_t present;			/* bit 0 rx, 1 rx_max, 2 tx, 3 tx_max */
+};
+
+struct eth_channels {
+	uint32_t rx, rx_max, tx, tx_max, combined, combined_max, other, other_max;
+	uint32_t present;	/* bit per field in declaration order (rx = bit 0 ...) */
+};
+
+enum eth_ring_field { ETH_RING_RX, ETH_RING_TX };
+enum eth_chan_field { ETH_CHAN_RX, ETH_CHAN_TX, ETH_CHAN_COMBINED };
+
+/*
+ * Get/set by @ifindex. Setters send only the one attribute named, so values the caller did
+ * not ask to change are never touched. Failures return -errno and copy the kernel's extack
+ * message into @err (NUL-terminated, may be "").
+ */
+int eth_coalesce_get(struct eth_sock *s, int ifindex, struct eth_coalesce *out,
+		     char *err, size_t errlen);
+int eth_coalesce_set(struct eth_sock *s, int ifindex, enum eth_co which, uint32_t value,
+		     char *err, size_t errlen);
+int eth_rings_get(struct eth_sock *s, int ifindex, struct eth_rings *out,
+		  char *err, size_t errlen);
+int eth_rings_set(struct eth_sock *s, int ifindex, enum eth_ring_field which, uint32_t value,
+		  char *err, size_t errlen);
+int eth_channels_get(struct eth_sock *s, int ifindex, struct eth_channels *out,
+		     char *err, size_t errlen);
+int eth_channels_set(struct eth_sock *s, int ifindex, enum eth_chan_field which,
+		     uint32_t value, char *err, size_t errlen);
+
+#endif

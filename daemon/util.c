@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* Length of a valid UTF-8 sequence at @s (1..4), or 0 when the bytes there are not one. */
+static int utf8_seq_len(const unsigned char *s)
+{
+	int n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	/* C1 controls are not printable either */
+	if (cp >= 0x80 && cp < 0xa0)
+		return 0;
+	return n;
+}
+
+size_t util_name_display(const char *in, char *out, size_t outlen)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t o = 0;
+
+	if (!outlen)
+		return 0;
+	while (*s) {
+		int n = utf8_seq_len(s);
+		char tmp[5];
+		size_t tl;
+
+		if (*s == '\\') {
+			memcpy(tmp, "\\\\", 2);
+			tl = 2;
+			n = 1;
+		} else if (n == 1 && (*s < 0x20 || *s == 0x7f)) {
+			snprintf(tmp, sizeof(tmp), "\\x%02x", *s);
+			tl = 4;
+		} else if (n == 0) {
+			snprintf(tmp, sizeof(tmp), "\\x%02x", *s);
+			tl = 4;
+			n = 1;
+		} else {
+			memcpy(tmp, s, n);
+			tl = n;
+		}
+		if (o + tl >= outlen)
+			break;
+		memcpy(out + o, tmp, tl);
+		o += tl;
+		s += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int util_name_parse(const char *in, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	while (*in) {
+		char c = *in++;
+
+		if (c == '\\') {
+			if (*in == '\\') {
+				c = '\\';
+				in++;
+			} else if (*in == 'x' && hexval(in[1]) >= 0 && hexval(in[2]) >= 0) {
+				c = (char)(hexval(in[1]) << 4 | hexval(in[2]));
+				in += 3;
+			} else {
+				return -EINVAL;
+			}
+		}
+		if (o + 1 >= outlen)
+			return -ENAMETOOLONG;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+void util_hex(const void *in, size_t len, char *out)
+{
+	const unsigned char *p = in;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * len] = '\0';
+}
+
+json_t *util_json_str(const char *s)
+{
+	size_t need = 4 * strlen(s) + 1;
+	char *buf = malloc(need);
+	json_t *j;
+
+	if (!buf)
+		return json_null();
+	util_name_display(s, buf, need);
+	j = json_string(buf);
+	free(buf);
+	return j ? j : json_null();
+}
+
+uint64_t util_now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+int util_write_durable(const char *path, const void *buf, size_t len)
+{
+	char tmp[4096], dir[4096];
+	const char *p = buf;
+	int fd, dfd, ret = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto err_close;
+		}
+		p += n;
+		len -= n;
+	}
+	if (fsync(fd) < 0) {
+		ret = -errno;
+		goto err_close;
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		ret = -errno;
+		unlink(tmp);
+		return ret;
+	}
+	/* the rename itself must reach the disk before we call the write done */
+	snprintf(dir, sizeof(dir), "%s", path);
+	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+
+err_close:
+	close(fd);
+	unlink(tmp);
+	return ret;
+}

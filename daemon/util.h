@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* util: small helpers shared by the daemon's modules. */
+#ifndef VQ_UTIL_H
+#define VQ_UTIL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC	1000000000ULL
+
+/*
+ * Display form of a device name (docs/api.md): bytes of valid, printable UTF-8 are kept,
+ * a backslash becomes "\\", every other byte "\xHH". Writes at most @outlen bytes including
+ * the NUL; a name of IFNAMSIZ bytes needs at most 4 * IFNAMSIZ + 1. Returns strlen(out).
+ */
+size_t util_name_display(const char *in, char *out, size_t outlen);
+/* Inverse of util_name_display(); returns -EINVAL on a malformed escape. */
+int util_name_parse(const char *in, char *out, size_t outlen);
+/* Lower-case hex of @len bytes into @out (2 * len + 1 bytes). */
+void util_hex(const void *in, size_t len, char *out);
+/* A JSON string of @s in display form (never NULL-valued on invalid UTF-8). */
+json_t *util_json_str(const char *s);
+/* clock_gettime(@clk) in ns. */
+uint64_t util_now_ns(clockid_t clk);
+/* Write @len bytes to @path durably: temp file, fsync, rename, fsync dir. 0 or -errno. */
+int util_write_durable(const char *path, const void *buf, size_t len);
+
+#endif

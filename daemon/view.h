@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * view: what each API route returns, computed from the daemon's state. api.c does HTTP;
+ * these do the rest. Each returns an HTTP status and stores a new JSON reference in *out:
+ * the reply body, or an error object from apierr_new() when status >= 400.
+ * {dev} and {knob} are the URL-decoded path segments (docs/api.md).
+ */
+#ifndef VQ_VIEW_H
+#define VQ_VIEW_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+int view_status(json_t **out);
+int view_devices(json_t **out);
+int view_device(const char *dev, json_t **out);
+int view_queues(const char *dev, json_t **out);
+/* @body: the parsed request object (api.c checked it is a JSON object) */
+int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out);
+/* @queue: the "queue" query parameter or NULL */
+int view_knob_release(const char *dev, const char *knob, const char *queue, json_t **out);
+int view_pause(const char *dev, int pause, json_t **out);
+int view_policy_get(json_t **out);
+int view_policy_put(json_t *body, json_t **out);
+int view_events(uint64_t since, unsigned int limit, json_t **out);
+int view_restore(json_t **out);
+/* Prometheus text; *text is malloc'ed (caller frees). Returns 200 or 500. */
+int view_metrics(char **text, size_t *len);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vqtune HTTP API v1: constants shared by vqtuned (server) and vqtunectl (client).
+ * The JSON shapes of every route are documented in docs/api.md; this header holds
+ * the names both sides must agree on.
+ */
+#ifndef VQTUNE_API_H
+#define VQTUNE_API_H
+
+#define VQ_VERSION			"0.1.0"
+#define VQ_API_PREFIX			"/v1"
+
+/* Default unix socket: mode 0660, allows writes (DESIGN.md "Access"). */
+#define VQ_DEFAULT_SOCKET		"/run/vqtune/vqtuned.sock"
+#define VQ_DEFAULT_STATE_DIR		"/var/lib/vqtune"
+#define VQ_DEFAULT_RUN_DIR		"/run/vqtune"
+/* Conventional TCP address when --listen is given without one. */
+#define VQ_DEFAULT_TCP			"127.0.0.1:9477"
+
+/* Request bodies above this are refused with 413 (DESIGN.md). */
+#define VQ_API_BODY_MAX_BYTES		(64 * 1024)
+/* Deepest JSON nesting a request may have; deeper is 400 naming the limit. */
+#define VQ_API_JSON_MAX_DEPTH		32
+
+/*
+ * Error codes: {"error":{"code":CODE,"message":TEXT[,"field":NAME]}}.
+ * The HTTP status that goes with each is given beside it.
+ */
+#define VQ_ERR_BAD_REQUEST		"bad_request"		/* 400 */
+#define VQ_ERR_INVALID_JSON		"invalid_json"		/* 400 */
+#define VQ_ERR_INVALID_FIELD		"invalid_field"		/* 400: wrong type, unknown field */
+#define VQ_ERR_OUT_OF_RANGE		"out_of_range"		/* 422: value outside the knob's range */
+#define VQ_ERR_UNAUTHORIZED		"unauthorized"		/* 401: missing/bad bearer token */
+#define VQ_ERR_FORBIDDEN		"forbidden"		/* 403: write on a read-only listener */
+#define VQ_ERR_NOT_FOUND		"not_found"		/* 404 */
+#define VQ_ERR_METHOD_NOT_ALLOWED	"method_not_allowed"	/* 405 */
+#define VQ_ERR_CONFLICT			"conflict"		/* 409: ambiguous device, disruption not accepted */
+#define VQ_ERR_PAYLOAD_TOO_LARGE	"payload_too_large"	/* 413 */
+#define VQ_ERR_UNSUPPORTED_MEDIA	"unsupported_media_type"/* 415 */
+#define VQ_ERR_READ_ONLY		"read_only"		/* 403: device is observed, not managed */
+#define VQ_ERR_UNSUPPORTED		"unsupported"		/* 422: the device/kernel lacks the knob */
+#define VQ_ERR_KERNEL			"kernel_error"		/* 502: the kernel refused; message has its extack */
+#define VQ_ERR_INTERNAL			"internal"		/* 500 */
+
+/* vqtunectl exit codes (documented in vqtunectl(8)). */
+enum vq_exit {
+	VQ_EXIT_OK = 0,
+	VQ_EXIT_ERROR = 1,	/* server answered with an error */
+	VQ_EXIT_USAGE = 2,	/* bad command line */
+	VQ_EXIT_CONNECT = 3,	/* could not reach the daemon */
+	VQ_EXIT_NOT_FOUND = 4,	/* device or knob does not exist (404) */
+};
+
+#endif
