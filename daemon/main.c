@@ -1,6 +1,363 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* placeholder until the daemon core lands in the next commits */
-int main(void)
+/*
+ * vqtuned: samples every queue of every device it can see, serves the HTTP API, and is the
+ * only writer of the knobs it changes (act.h), restoring them on exit and after a crash.
+ * One thread, one epoll loop: a timerfd tick, a signalfd, the rtnetlink notification
+ * sockets and libmicrohttpd's epoll fd. Modules start in dependency order and stop in
+ * reverse (chrony's main.c habit).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <libgen.h>
+
+#include "act.h"
+#include "api.h"
+#include "dev.h"
+#include "log.h"
+#include "netns.h"
+#include "policy.h"
+#include "runtime.h"
+#include "sample.h"
+#include "util.h"
+#include "vqtune_api.h"
+
+/* Ticks below 10 ms would spend more time dumping than the kernel spends moving packets */
+#define TICK_MIN_MS		10
+#define TICK_MAX_MS		60000
+#define TICK_DEFAULT_MS		1000
+/* libmicrohttpd also needs a turn for its connection timeouts when nothing else wakes us */
+#define LOOP_IDLE_MS		1000
+#define MAX_GLOBS		64
+#define MAX_NETNS_ARGS		64
+#define SOCKET_MODE		0660	/* DESIGN.md: operators in the socket's group may write */
+
+struct runtime runtime;
+
+struct opts {
+	const char *socket;
+	const char *listen;
+	const char *token_file;
+	const char *state_dir;
+	const char *policy;
+	unsigned int interval_ms;
+	const char *netns[MAX_NETNS_ARGS];
+	unsigned int n_netns;
+	const char *manage[MAX_GLOBS];
+	unsigned int n_manage;
+};
+
+static void usage(FILE *f)
 {
-	return 1;
+	fprintf(f,
+		"Usage: vqtuned [OPTIONS]\n"
+		"  -s, --socket PATH      unix socket of the API (default %s)\n"
+		"  -l, --listen ADDR:PORT also serve the API on TCP, read-only unless --token-file\n"
+		"  -t, --token-file FILE  bearer token that allows writes over TCP\n"
+		"  -S, --state-dir DIR    journal of original knob values (default %s)\n"
+		"  -i, --interval MS      sampling tick, %d..%d ms (default %d)\n"
+		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
+		"                         (repeatable; needs CAP_SYS_ADMIN)\n"
+		"  -m, --manage GLOB      manage devices of the own namespace matching GLOB\n"
+		"                         (repeatable; by default they are observed read-only)\n"
+		"  -p, --policy FILE      policy JSON (default: built-in observe)\n"
+		"  -v, --verbose          debug logging\n"
+		"  -h, --help\n",
+		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS);
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "token-file", required_argument, NULL, 't' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "netns", required_argument, NULL, 'n' },
+		{ "manage", required_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char *end;
+	long v;
+	int c;
+
+	o->socket = VQ_DEFAULT_SOCKET;
+	o->state_dir = VQ_DEFAULT_STATE_DIR;
+	o->interval_ms = TICK_DEFAULT_MS;
+	while ((c = getopt_long(argc, argv, "s:l:t:S:i:n:m:p:vh", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': o->socket = optarg; break;
+		case 'l': o->listen = optarg; break;
+		case 't': o->token_file = optarg; break;
+		case 'S': o->state_dir = optarg; break;
+		case 'p': o->policy = optarg; break;
+		case 'v': log_set_level(LOG_LVL_DEBUG); break;
+		case 'i':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || v < TICK_MIN_MS || v > TICK_MAX_MS) {
+				fprintf(stderr, "vqtuned: --interval: '%s' is not %d..%d ms\n", optarg,
+					TICK_MIN_MS, TICK_MAX_MS);
+				return -EINVAL;
+			}
+			o->interval_ms = v;
+			break;
+		case 'n':
+			if (o->n_netns == MAX_NETNS_ARGS) {
+				fprintf(stderr, "vqtuned: --netns: at most %d\n", MAX_NETNS_ARGS);
+				return -EINVAL;
+			}
+			o->netns[o->n_netns++] = optarg;
+			break;
+		case 'm':
+			if (o->n_manage == MAX_GLOBS) {
+				fprintf(stderr, "vqtuned: --manage: at most %d\n", MAX_GLOBS);
+				return -EINVAL;
+			}
+			o->manage[o->n_manage++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "vqtuned: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* sd_notify(3) by hand: one datagram to $NOTIFY_SOCKET, no libsystemd needed. */
+static void notify(const char *msg)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	socklen_t len;
+	int fd;
+
+	if (!path || !*path || strlen(path) >= sizeof(sa.sun_path))
+		return;
+	memcpy(sa.sun_path, path, strlen(path));
+	if (sa.sun_path[0] == '@')
+		sa.sun_path[0] = '\0';	/* abstract namespace */
+	len = offsetof(struct sockaddr_un, sun_path) + strlen(path);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	sendto(fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&sa, len);
+	close(fd);
+}
+
+static int epoll_add(int ep, int fd, uint64_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+enum { TAG_TIMER = 1, TAG_SIGNAL, TAG_API, TAG_MON = 0x100 };
+
+static void tick(void)
+{
+	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
+
+	smp_tick();
+	runtime.ticks++;
+	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
+}
+
+/* Returns when SIGTERM/SIGINT arrives. */
+static int loop(struct api *api, int tfd, int sfd)
+{
+	struct epoll_event evs[16];
+	unsigned int n_mon = 0;
+	int ep, fds[4], n, k;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return -errno;
+	epoll_add(ep, tfd, TAG_TIMER);
+	epoll_add(ep, sfd, TAG_SIGNAL);
+	n = api_fds(api, fds, ARRAY_SIZE(fds));
+	for (k = 0; k < n; k++)
+		epoll_add(ep, fds[k], TAG_API);
+	for (;;) {
+		/* namespaces opened for a journal restore join the watch list here too */
+		for (; n_mon < netns_count(); n_mon++)
+			epoll_add(ep, netns_mon_fd(netns_at(n_mon)), TAG_MON + n_mon);
+		n = epoll_wait(ep, evs, ARRAY_SIZE(evs), LOOP_IDLE_MS);
+		if (n < 0 && errno != EINTR) {
+			log_err("epoll_wait: %s", strerror(errno));
+			break;
+		}
+		for (k = 0; k < n; k++) {
+			uint64_t tag = evs[k].data.u64;
+
+			if (tag == TAG_TIMER) {
+				uint64_t exp = 0;
+
+				if (read(tfd, &exp, sizeof(exp)) == sizeof(exp) && exp > 1)
+					runtime.missed_ticks += exp - 1;
+				tick();
+			} else if (tag == TAG_SIGNAL) {
+				struct signalfd_siginfo si;
+
+				if (read(sfd, &si, sizeof(si)) != sizeof(si))
+					continue;
+				if (si.ssi_signo == SIGHUP) {
+					if (policy_path())
+						policy_load_file(policy_path());
+					continue;
+				}
+				log_info("signal %u: restoring knobs and stopping", si.ssi_signo);
+				close(ep);
+				return 0;
+			} else if (tag >= TAG_MON) {
+				struct netns *ns = netns_at(tag - TAG_MON);
+
+				netns_drain_mon(ns);
+				if (ns->resync)
+					smp_discover(ns);
+			}
+		}
+		api_run(api);
+	}
+	close(ep);
+	return -EIO;
+}
+
+static int setup_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static int setup_timer(unsigned int ms)
+{
+	struct itimerspec its = {
+		.it_interval = { ms / 1000, (ms % 1000) * 1000000L },
+		.it_value = { ms / 1000, (ms % 1000) * 1000000L },
+	};
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+
+	if (fd >= 0 && timerfd_settime(fd, 0, &its, NULL) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct api_config ac = { 0 };
+	struct api *api = NULL;
+	char run_dir[4096];
+	int ret, sfd, tfd, rc = 1;
+	unsigned int i;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	runtime.start_ns = util_now_ns(CLOCK_MONOTONIC);
+	runtime.tick_ns = (uint64_t)o.interval_ms * 1000000ULL;
+	snprintf(run_dir, sizeof(run_dir), "%s", o.socket);
+	snprintf(run_dir, sizeof(run_dir), "%s", dirname(run_dir));
+
+	sfd = setup_signals();
+	if (sfd < 0) {
+		log_err("signalfd: %s", strerror(errno));
+		return 1;
+	}
+	if (o.policy) {
+		if (policy_load_file(o.policy))
+			return 1;
+		policy_set_path(o.policy);
+	}
+	ret = netns_init(run_dir);
+	if (ret) {
+		log_err("netlink setup: %s", strerror(-ret));
+		goto err_netns;
+	}
+	for (i = 0; i < o.n_netns; i++) {
+		ret = netns_add(o.netns[i]);
+		if (ret) {
+			log_err("--netns %s: %s", o.netns[i],
+				ret == -EINVAL ? "not a valid namespace name" : strerror(-ret));
+			goto err_netns;
+		}
+	}
+	smp_set_manage(o.manage, o.n_manage);
+	ret = act_init(o.state_dir);
+	if (ret) {
+		log_err("state dir %s: %s", o.state_dir, strerror(-ret));
+		goto err_act;
+	}
+	/* first sample, then the crash restore, before anything else may write */
+	smp_tick();
+	if (act_changed_count()) {
+		int n = act_restore_all(NULL);
+
+		log_info("restored %d knob(s) left changed by a previous run", n);
+	}
+	ac.unix_path = o.socket;
+	ac.unix_mode = SOCKET_MODE;
+	ac.tcp_addr = o.listen;
+	ac.token_file = o.token_file;
+	ret = api_start(&ac, &api);
+	if (ret) {
+		log_err("API: %s", strerror(-ret));
+		goto err_api;
+	}
+	tfd = setup_timer(o.interval_ms);
+	if (tfd < 0) {
+		log_err("timerfd: %s", strerror(errno));
+		goto err_timer;
+	}
+	log_info("vqtuned %s: %u device(s), tick %u ms, API on %s%s%s", VQ_VERSION, dev_count(),
+		 o.interval_ms, o.socket, o.listen ? " and " : "", o.listen ? o.listen : "");
+	notify("READY=1");
+	if (!loop(api, tfd, sfd))
+		rc = 0;
+	notify("STOPPING=1");
+	close(tfd);
+err_timer:
+	api_stop(api);
+err_api:
+	ret = act_restore_all(NULL);
+	log_info("restored %d knob(s)%s", ret,
+		 act_changed_count() ? "; some could not be restored (see above)" : "");
+	if (act_changed_count())
+		rc = 1;
+	act_fini();
+err_act:
+	dev_fini();
+err_netns:
+	netns_fini();
+	close(sfd);
+	return rc;
 }

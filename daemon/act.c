@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "act.h"
+#include "dev.h"
+#include "log.h"
+#include "netns.h"
+#include "util.h"
+
+#define ACT_JOURNAL_FILE	"originals.json"
+#define ACT_JOURNAL_VERSION	1
+/* Events kept in memory for GET /v1/events; older ones are still in the system journal */
+#define ACT_EVENTS_MAX		4096
+
+struct entry {
+	char netns[NETNS_NAME_MAX];
+	int ifindex;
+	char device[IFNAMSIZ];
+	enum knob_id k;
+	char inst[24];
+	int queue;
+	uint32_t napi_id;
+	uint64_t original;	/* before vqtune's first change */
+	uint64_t written;	/* last value vqtune wrote or accepted from an outside writer */
+	uint64_t seq;		/* order of first change, for reverse-order restore */
+	bool changed;		/* restore owed */
+	bool pinned;
+	enum act_who pin_who;
+};
+
+struct event {
+	uint64_t id, time_ns;
+	char netns[NETNS_NAME_MAX], device[IFNAMSIZ], knob[32], inst[24];
+	int queue;
+	bool has_old, has_new;
+	uint64_t old_, new_;
+	enum act_who who;
+	char reason[256];
+};
+
+static char journal_path[4096];
+static struct entry *entries;
+static unsigned int n_entries, cap_entries;
+static uint64_t next_seq = 1;
+static struct event *events;	/* ring of ACT_EVENTS_MAX */
+static uint64_t next_event_id = 1;
+
+const char *act_who_name(enum act_who w)
+{
+	static const char *const n[] = { "manual", "controller", "outside", "restore", "error" };
+
+	return n[w];
+}
+
+static bool entry_is(const struct entry *e, const struct device *d, enum knob_id k,
+		     const char *inst)
+{
+	return e->ifindex == d->ifindex && !strcmp(e->netns, d->ns->name) && e->k == k &&
+	       (!inst || !strcmp(e->inst, inst));
+}
+
+static struct entry *entry_find(const struct device *d, enum knob_id k, const char *inst)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_entries; i++)
+		if (entry_is(&entries[i], d, k, inst))
+			return &entries[i];
+	return NULL;
+}
+
+static void entry_remove(struct entry *e)
+{
+	unsigned int i = e - entries;
+
+	memmove(e, e + 1, (n_entries - i - 1) * sizeof(*e));
+	n_entries--;
+}
+
+static struct entry *entry_new(const struct device *d, const struct knob_inst *ki)
+{
+	struct entry *e;
+
+	if (n_entries == cap_entries) {
+		unsigned int cap = cap_entries ? 2 * cap_entries : 16;
+		struct entry *n = realloc(entries, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		entries = n;
+		cap_entries = cap;
+	}
+	e = &entries[n_entries++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->netns, sizeof(e->netns), "%s", d->ns->name);
+	e->ifindex = d->ifindex;
+	memcpy(e->device, d->name, sizeof(e->device));
+	e->k = ki->k;
+	snprintf(e->inst, sizeof(e->inst), "%s", ki->inst);
+	e->queue = ki->queue;
+	e->napi_id = ki->napi_id;
+	return e;
+}
+
+/* Persist every entry that owes a restore. Durable before any write relies on it. */
+static int journal_save(void)
+{
+	json_t *root, *arr = json_array();
+	unsigned int i;
+	char *text;
+	int ret;
+
+	for (i = 0; i < n_entries; i++) {
+		const struct entry *e = &entries[i];
+
+		char hex[2 * IFNAMSIZ + 1];
+
+		if (!e->changed)
+			continue;
+		/* the name is bytes: store them exactly, as hex */
+		util_hex(e->device, strnlen(e->device, IFNAMSIZ), hex);
+		json_array_append_new(arr, json_pack(
+			"{s:s, s:i, s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:I}",
+			"netns", e->netns, "ifindex", e->ifindex, "device_hex", hex,
+			"knob", knob_table[e->k].name, "instance", e->inst, "queue", e->queue,
+			"napi_id", (json_int_t)e->napi_id, "original", (json_int_t)e->original,
+			"written", (json_int_t)e->written, "seq", (json_int_t)e->seq));
+	}
+	root = json_pack("{s:i, s:o}", "version", ACT_JOURNAL_VERSION, "entries", arr);
+	text = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	ret = util_write_durable(journal_path, text, strlen(text));
+	free(text);
+	if (ret)
+		log_err("journal %s: %s", journal_path, strerror(-ret));
+	return ret;
+}
+
+static int unhex(const char *hex, char *out, size_t outlen)
+{
+	size_t n = strlen(hex) / 2, i;
+	unsigned int b;
+
+	if (strlen(hex) % 2 || n >= outlen)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			return -EINVAL;
+		out[i] = (char)b;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static int journal_load(void)
+{
+	json_error_t jerr;
+	json_t *root, *arr, *it;
+	size_t i;
+
+	root = json_load_file(journal_path, 0, &jerr);
+	if (!root) {
+		struct stat st;
+
+		if (stat(journal_path, &st) < 0 && errno == ENOENT)
+			return 0;
+		log_err("journal %s:%d:%d: %s", journal_path, jerr.line, jerr.column, jerr.text);
+		return -EINVAL;
+	}
+	arr = json_object_get(root, "entries");
+	json_array_foreach(arr, i, it) {
+		const char *ns = "", *hex = "", *knob = "", *inst = "";
+		json_int_t ifindex = 0, queue = -1, napi = 0, orig = 0, wr = 0, seq = 0;
+		struct entry *e;
+		int k;
+
+		if (json_unpack(it, "{s:s, s:I, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}",
+				"netns", &ns, "ifindex", &ifindex, "device_hex", &hex, "knob", &knob,
+				"instance", &inst, "queue", &queue, "napi_id", &napi,
+				"original", &orig, "written", &wr, "seq", &seq) ||
+		    (k = knob_by_name(knob)) < 0) {
+			log_err("journal %s: entry %zu is malformed, skipped", journal_path, i);
+			continue;
+		}
+		if (n_entries == cap_entries) {
+			unsigned int cap = cap_entries ? 2 * cap_entries : 16;
+			struct entry *n = realloc(entries, cap * sizeof(*n));
+
+			if (!n)
+				break;
+			entries = n;
+			cap_entries = cap;
+		}
+		e = &entries[n_entries++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->netns, sizeof(e->netns), "%s", ns);
+		e->ifindex = ifindex;
+		if (unhex(hex, e->device, sizeof(e->device)))
+			e->device[0] = '\0';
+		e->k = k;
+		snprintf(e->inst, sizeof(e->inst), "%s", inst);
+		e->queue = queue;
+		e->napi_id = napi;
+		e->original = orig;
+		e->written = wr;
+		e->seq = seq;
+		e->changed = true;
+		if ((uint64_t)seq >= next_seq)
+			next_seq = seq + 1;
+	}
+	json_decref(root);
+	if (n_entries)
+		log_warn("journal: %u knob(s) left changed by a previous run; restoring", n_entries);
+	return 0;
+}
+
+int act_init(const char *state_dir)
+{
+	unsigned int i;
+
+	if (mkdir(state_dir, 0750) < 0 && errno != EEXIST)
+		return -errno;
+	if ((size_t)snprintf(journal_path, sizeof(journal_path), "%s/%s", state_dir,
+			     ACT_JOURNAL_FILE) >= sizeof(journal_path))
+		return -ENAMETOOLONG;
+	events = calloc(ACT_EVENTS_MAX, sizeof(*events));
+	if (!events)
+		return -ENOMEM;
+	if (journal_load())
+		return -EINVAL;
+	/* a journal may name a namespace this run does not watch: open it for the restore */
+	for (i = 0; i < n_entries; i++)
+		if (!netns_get(entries[i].netns))
+			log_warn("journal: netns '%s' is gone", entries[i].netns);
+	return 0;
+}
+
+void act_fini(void)
+{
+	free(entries);
+	entries = NULL;
+	n_entries = cap_entries = 0;
+	free(events);
+	events = NULL;
+}
+
+void act_event(const struct device *d, const char *knob, const char *inst, int queue,
+	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
+{
+	struct event *ev = &events[(next_event_id - 1) % ACT_EVENTS_MAX];
+	char name[4 * IFNAMSIZ + 1] = "";
+	va_list ap;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->id = next_event_id++;
+	ev->time_ns = util_now_ns(CLOCK_REALTIME);
+	if (d) {
+		snprintf(ev->netns, sizeof(ev->netns), "%s", d->ns->name);
+		memcpy(ev->device, d->name, sizeof(ev->device));
+		util_name_display(d->name, name, sizeof(name));
+	}
+	snprintf(ev->knob, sizeof(ev->knob), "%s", knob ? knob : "");
+	snprintf(ev->inst, sizeof(ev->inst), "%s", inst ? inst : "");
+	ev->queue = queue;
+	if (old_) {
+		ev->has_old = true;
+		ev->old_ = *old_;
+	}
+	if (new_) {
+		ev->has_new = true;
+		ev->new_ = *new_;
+	}
+	ev->who = who;
+	va_start(ap, fmt);
+	vsnprintf(ev->reason, sizeof(ev->reason), fmt, ap);
+	va_end(ap);
+	log_info("event %" PRIu64 ": %s %s%s%s %s %s: %s", ev->id, act_who_name(who),
+		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst, ev->reason);
+}
+
+uint64_t act_event_count(void)
+{
+	return next_event_id - 1;
+}
+
+json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
+{
+	uint64_t first = next_event_id > ACT_EVENTS_MAX ? next_event_id - ACT_EVENTS_MAX : 1;
+	json_t *arr = json_array();
+	uint64_t id;
+
+	if (since + 1 > first)
+		first = since + 1;
+	*next = first;
+	for (id = first; id < next_event_id && limit; id++, limit--) {
+		const struct event *ev = &events[(id - 1) % ACT_EVENTS_MAX];
+		json_t *o = json_pack("{s:I, s:I, s:o, s:s, s:s, s:s, s:o, s:s, s:o, s:o}",
+				      "id", (json_int_t)ev->id, "time_ns", (json_int_t)ev->time_ns,
+				      "device", util_json_str(ev->device), "netns", ev->netns,
+				      "knob", ev->knob, "instance", ev->inst,
+				      "queue", ev->queue >= 0 ? json_integer(ev->queue) : json_null(),
+				      "who", act_who_name(ev->who),
+				      "reason", util_json_str(ev->reason), "signals", json_object());
+
+		json_object_set_new(o, "old", ev->has_old ? json_integer(ev->old_) : json_null());
+		json_object_set_new(o, "new", ev->has_new ? json_integer(ev->new_) : json_null());
+		json_array_append_new(arr, o);
+		*next = id + 1;
+	}
+	return arr;
+}
+
+int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_who who,
+	    bool pin, const char *reason, uint64_t *oldv, uint64_t *newv, char *err,
+	    size_t errlen)
+{
+	const char *kname = knob_table[ki->k].name;
+	struct entry *e;
+	bool fresh = false;
+	uint64_t old, rb;
+	int ret;
+
+	ret = knob_check(ki, v, err, errlen);
+	if (ret)
+		return ret;
+	ret = knob_read(d, ki, &old, err, errlen);
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "reading %s %s: %s", kname, ki->inst, strerror(-ret));
+		return ret;
+	}
+	e = entry_find(d, ki->k, ki->inst);
+	if (!e) {
+		e = entry_new(d, ki);
+		if (!e)
+			return -ENOMEM;
+		fresh = true;
+	}
+	if (!e->changed) {
+		/* the original must be on disk before the kernel sees a new value */
+		e->original = old;
+		e->written = old;
+		e->changed = true;
+		e->seq = next_seq++;
+		ret = journal_save();
+		if (ret) {
+			snprintf(err, errlen, "cannot save the original value: %s", strerror(-ret));
+			e->changed = false;
+			if (fresh)
+				entry_remove(e);
+			return ret;
+		}
+	}
+	ret = knob_write(d, ki, v, err, errlen);
+	if (ret) {
+		act_event(d, kname, ki->inst, ki->queue, &old, &v, WHO_ERROR, "%s refused: %s",
+			  reason, err[0] ? err : strerror(-ret));
+		if (e->written == e->original && e->changed && old == e->original) {
+			/* nothing changed: the journal owes nothing for this instance */
+			e->changed = false;
+			if (!e->pinned)
+				entry_remove(e);
+			journal_save();
+		}
+		return ret;
+	}
+	if (knob_read(d, ki, &rb, err, errlen))
+		rb = v;
+	err[0] = '\0';
+	e->written = rb;
+	if (pin) {
+		e->pinned = true;
+		e->pin_who = who;
+	}
+	journal_save();
+	if (rb != v)
+		act_event(d, kname, ki->inst, ki->queue, &old, &rb, who,
+			  "%s (asked %" PRIu64 ", the driver kept %" PRIu64 ")", reason, v, rb);
+	else
+		act_event(d, kname, ki->inst, ki->queue, &old, &rb, who, "%s", reason);
+	*oldv = old;
+	*newv = rb;
+	return 0;
+}
+
+int act_release(struct device *d, enum knob_id k, const char *inst)
+{
+	unsigned int i = 0;
+	int n = 0;
+
+	while (i < n_entries) {
+		struct entry *e = &entries[i];
+
+		if (!entry_is(e, d, k, inst) || !e->pinned) {
+			i++;
+			continue;
+		}
+		e->pinned = false;
+		n++;
+		act_event(d, knob_table[k].name, e->inst, e->queue, NULL, NULL, WHO_MANUAL,
+			  "pin released");
+		if (!e->changed)
+			entry_remove(e);
+		else
+			i++;
+	}
+	return n;
+}
+
+bool act_pinned(const struct device *d, enum knob_id k, const char *inst)
+{
+	const struct entry *e = entry_find(d, k, inst);
+
+	return e && e->pinned;
+}
+
+bool act_original(const struct device *d, enum knob_id k, const char *inst, uint64_t *orig)
+{
+	const struct entry *e = entry_find(d, k, inst);
+
+	if (!e || !e->changed)
+		return false;
+	*orig = e->original;
+	return true;
+}
+
+unsigned int act_changed_count(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < n_entries; i++)
+		n += entries[i].changed;
+	return n;
+}
+
+void act_check_outside(struct device *d)
+{
+	struct knob_inst ki;
+	unsigned int i;
+	bool dirty = false;
+
+	for (i = 0; i < n_entries; i++) {
+		struct entry *e = &entries[i];
+		uint64_t was = e->written;
+
+		if (e->ifindex != d->ifindex || strcmp(e->netns, d->ns->name))
+			continue;
+		memcpy(e->device, d->name, sizeof(e->device));	/* follow renames */
+		if (knob_find(d, e->k, e->inst, &ki) || !ki.has_value || ki.value == e->written)
+			continue;
+		/* someone else wrote it: their value wins, we stop owning it */
+		e->written = ki.value;
+		e->pinned = true;
+		e->pin_who = WHO_OUTSIDE;
+		if (e->changed) {
+			e->changed = false;
+			dirty = true;
+		}
+		act_event(d, knob_table[e->k].name, e->inst, e->queue, &was, &ki.value, WHO_OUTSIDE,
+			  "written by someone else: pinned, not fought, no longer restored by vqtune");
+	}
+	if (dirty)
+		journal_save();
+}
+
+/* The instance an entry names now; a NAPI re-created with a new id is found by its queue. */
+static int entry_inst(struct device *d, const struct entry *e, struct knob_inst *ki)
+{
+	struct knob_inst all[DEV_MAX_QUEUES];
+	unsigned int n, i;
+
+	if (!knob_find(d, e->k, e->inst, ki))
+		return 0;
+	if (e->napi_id && e->queue >= 0) {
+		n = knob_instances(d, e->k, all, DEV_MAX_QUEUES);
+		for (i = 0; i < n && i < DEV_MAX_QUEUES; i++) {
+			if (all[i].queue == e->queue) {
+				*ki = all[i];
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+static int restore_one(struct entry *e, char *err, size_t errlen)
+{
+	struct netns *ns = netns_get(e->netns);
+	struct device *d = ns ? dev_lookup(ns, e->ifindex) : NULL;
+	struct knob_inst ki;
+	uint64_t cur, rb;
+	int ret;
+
+	/* identity is (netns, ifindex): ifindexes are allocated cyclically, not reused soon */
+	if (!d) {
+		snprintf(err, errlen, "device is gone");
+		return -ENODEV;
+	}
+	if (entry_inst(d, e, &ki)) {
+		snprintf(err, errlen, "knob instance %s is gone", e->inst);
+		return -ENOENT;
+	}
+	if (knob_read(d, &ki, &cur, err, errlen))
+		cur = e->written;
+	ret = knob_write(d, &ki, e->original, err, errlen);
+	if (ret)
+		return ret;
+	if (!knob_read(d, &ki, &rb, err, errlen) && rb != e->original) {
+		snprintf(err, errlen, "read back %" PRIu64 " after writing %" PRIu64, rb,
+			 e->original);
+		return -EIO;
+	}
+	act_event(d, knob_table[e->k].name, e->inst, e->queue, &cur, &e->original, WHO_RESTORE,
+		  "restored the original value");
+	return 0;
+}
+
+static int seq_desc(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
+}
+
+int act_restore_all(json_t *failed)
+{
+	char err[256], hex[2 * IFNAMSIZ + 1];
+	unsigned int i = 0;
+	int restored = 0;
+
+	qsort(entries, n_entries, sizeof(*entries), seq_desc);
+	while (i < n_entries) {
+		struct entry *e = &entries[i];
+		int ret;
+
+		if (!e->changed) {
+			i++;
+			continue;
+		}
+		err[0] = '\0';
+		ret = restore_one(e, err, sizeof(err));
+		if (!ret) {
+			restored++;
+			entry_remove(e);
+			continue;
+		}
+		log_err("restore netns '%s' ifindex %d %s %s: %s", e->netns, e->ifindex,
+			knob_table[e->k].name, e->inst, err);
+		act_event(NULL, knob_table[e->k].name, e->inst, e->queue, NULL, &e->original,
+			  WHO_ERROR, "restore in netns '%s' ifindex %d failed: %s", e->netns,
+			  e->ifindex, err);
+		if (failed) {
+			util_hex(e->device, strnlen(e->device, IFNAMSIZ), hex);
+			json_array_append_new(failed, json_pack(
+				"{s:o, s:s, s:s, s:s, s:o}", "device", util_json_str(e->device),
+				"netns", e->netns, "knob", knob_table[e->k].name, "instance", e->inst,
+				"message", util_json_str(err)));
+		}
+		/* nothing is left to restore it on: the journal owes no more */
+		if (ret == -ENODEV || ret == -ENOENT) {
+			entry_remove(e);
+			continue;
+		}
+		i++;	/* kept: the next restore (or start) tries again */
+	}
+	journal_save();
+	return restored;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * act: the actuator journal, the only writer of knobs.
+ *
+ * Before vqtune first changes a knob instance, its original value is saved durably to
+ * <state dir>/originals.json (write, fsync, rename). Every change, refusal, outside write
+ * and restore becomes an event with old, new, who, reason and time. A manual set pins the
+ * knob (controllers leave it alone until released). A value that changes without vqtune
+ * writing it was written by someone else: it is pinned as "outside", reported once per
+ * change, never fought, and no longer restored (its writer owns it now).
+ * Restore (SIGTERM/SIGINT, POST /v1/restore, start after a crash) writes every original
+ * back in reverse order of first change; one failure is reported and the rest go on.
+ */
+#ifndef VQ_ACT_H
+#define VQ_ACT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "knob.h"
+
+struct device;
+
+enum act_who { WHO_MANUAL, WHO_CONTROLLER, WHO_OUTSIDE, WHO_RESTORE, WHO_ERROR };
+
+const char *act_who_name(enum act_who w);
+
+/* Load the journal from @state_dir (created if missing). 0 or -errno. */
+int act_init(const char *state_dir);
+void act_fini(void);
+
+/*
+ * Set knob instance @ki of @d to @v: range check, original saved, write, read back, event.
+ * Returns 0 (*newv = value read back), -ERANGE/-EOPNOTSUPP/-errno with a message in @err.
+ * @pin: pin the knob (manual sets).
+ */
+int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_who who,
+	    bool pin, const char *reason, uint64_t *oldv, uint64_t *newv, char *err,
+	    size_t errlen);
+/* Release the pin on (@d, @k, @inst or all instances when NULL). Returns how many. */
+int act_release(struct device *d, enum knob_id k, const char *inst);
+/* State of an instance for views. */
+bool act_pinned(const struct device *d, enum knob_id k, const char *inst);
+/* Original value when vqtune changed it and still owes a restore. */
+bool act_original(const struct device *d, enum knob_id k, const char *inst, uint64_t *orig);
+/* After each sample of @d: notice values written by someone else. */
+void act_check_outside(struct device *d);
+/*
+ * Restore every changed knob. Returns the number restored; failures are appended to
+ * @failed (a JSON array, may be NULL) as {"device","netns","knob","instance","message"}.
+ */
+int act_restore_all(json_t *failed);
+/* Knob instances vqtune changed and still owes a restore. */
+unsigned int act_changed_count(void);
+
+/* Events (also logged). @old_/@new_ NULL when not applicable. */
+void act_event(const struct device *d, const char *knob, const char *inst, int queue,
+	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+/* Events with id > @since, at most @limit, as a JSON array; *next = last id + 1. */
+json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next);
+uint64_t act_event_count(void);
+
+#endif

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev.h"
+#include "netns.h"
+#include "util.h"
+
+static struct device *devs;
+static unsigned int n_devs;
+
+struct device *dev_first(void)
+{
+	return devs;
+}
+
+unsigned int dev_count(void)
+{
+	return n_devs;
+}
+
+struct device *dev_lookup(const struct netns *ns, int ifindex)
+{
+	struct device *d;
+
+	dev_for_each(d)
+		if (d->ns == ns && d->ifindex == ifindex)
+			return d;
+	return NULL;
+}
+
+struct device *dev_add(struct netns *ns, int ifindex)
+{
+	struct device *d = calloc(1, sizeof(*d)), **pp;
+
+	if (!d)
+		return NULL;
+	d->ns = ns;
+	d->ifindex = ifindex;
+	d->gen = 1;
+	memset(d->napi_rxq, 0xff, sizeof(d->napi_rxq));
+	/* keep the list sorted by (namespace order, ifindex) for stable output */
+	for (pp = &devs; *pp; pp = &(*pp)->next) {
+		struct device *o = *pp;
+
+		if (o->ns == ns ? o->ifindex > ifindex : strcmp(o->ns->name, ns->name) > 0)
+			break;
+	}
+	d->next = *pp;
+	*pp = d;
+	n_devs++;
+	return d;
+}
+
+void dev_del(struct device *d)
+{
+	struct device **pp;
+
+	for (pp = &devs; *pp; pp = &(*pp)->next) {
+		if (*pp == d) {
+			*pp = d->next;
+			n_devs--;
+			break;
+		}
+	}
+	free(d->txq);
+	free(d->rxq);
+	free(d->napi);
+	free(d);
+}
+
+int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx)
+{
+	struct queue *tx, *rx;
+
+	if (n_tx > DEV_MAX_QUEUES)
+		n_tx = DEV_MAX_QUEUES;
+	if (n_rx > DEV_MAX_QUEUES)
+		n_rx = DEV_MAX_QUEUES;
+	if (d->txq && d->rxq && n_tx == d->n_tx && n_rx == d->n_rx)
+		return 0;
+	tx = calloc(n_tx ? n_tx : 1, sizeof(*tx));
+	rx = calloc(n_rx ? n_rx : 1, sizeof(*rx));
+	if (!tx || !rx) {
+		free(tx);
+		free(rx);
+		return -ENOMEM;
+	}
+	/* a first allocation is generation 1; every later change starts a new one */
+	if (d->txq || d->rxq)
+		d->gen++;
+	free(d->txq);
+	free(d->rxq);
+	d->txq = tx;
+	d->rxq = rx;
+	d->n_tx = n_tx;
+	d->n_rx = n_rx;
+	return 0;
+}
+
+const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_napi; i++)
+		if (d->napi[i].id == id)
+			return &d->napi[i];
+	return NULL;
+}
+
+const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q)
+{
+	if (q < d->n_rx && d->rxq[q].napi_id)
+		return dev_napi_by_id(d, d->rxq[q].napi_id);
+	return NULL;
+}
+
+void dev_fini(void)
+{
+	while (devs)
+		dev_del(devs);
+}
+
+static bool name_matches(const struct device *d, const char *name)
+{
+	char raw[IFNAMSIZ * 4];
+
+	if (!strcmp(d->name, name))
+		return true;
+	/* the display form ("ve\xff0") names the same bytes */
+	return !util_name_parse(name, raw, sizeof(raw)) && !strcmp(d->name, raw);
+}
+
+struct device *dev_resolve(const char *sel, int *err)
+{
+	const char *colon = strrchr(sel, ':');
+	const char *name = colon ? colon + 1 : sel;
+	struct netns *ns = NULL;
+	struct device *d, *found = NULL;
+
+	if (colon) {
+		char nsname[NETNS_NAME_MAX];
+		size_t len = colon - sel;
+
+		if (len >= sizeof(nsname)) {
+			*err = -ENOENT;
+			return NULL;
+		}
+		memcpy(nsname, sel, len);
+		nsname[len] = '\0';
+		ns = netns_find(nsname);
+		if (!ns) {
+			*err = -ENOENT;
+			return NULL;
+		}
+	}
+	dev_for_each(d) {
+		if ((ns && d->ns != ns) || !name_matches(d, name))
+			continue;
+		if (found) {
+			*err = -EEXIST;
+			return NULL;
+		}
+		found = d;
+	}
+	*err = found ? 0 : -ENOENT;
+	return found;
+}

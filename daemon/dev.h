@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dev: the daemon's model of every device it sees, keyed by (netns, ifindex); the name is
+ * a label that may change. Filled by sample.c, read by view.c/metrics.c, written by nobody
+ * else. Queue arrays are resized when queue counts change, which starts a new generation.
+ */
+#ifndef VQ_DEV_H
+#define VQ_DEV_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nl_ethtool.h"
+#include "nl_netdev.h"
+#include "rate.h"
+
+struct netns;
+
+/* Upper bound on queues per direction we model; the kernel's own default cap is 4096. */
+#define DEV_MAX_QUEUES	1024
+#define DEV_DRIVER_MAX	32
+
+enum dir { DIR_RX, DIR_TX };
+
+/* Where a queue's counters come from. */
+enum qsrc { QSRC_NONE, QSRC_QSTATS, QSRC_ETHTOOL };
+
+/* Per-queue counters (u64, kernel names: qstats tx-stop/tx-wake). */
+enum qctr { QC_PACKETS, QC_BYTES, QC_DROPS, QC_TX_STOP, QC_TX_WAKE, QC_NUM };
+
+/* BQL sysfs values (Documentation/ABI/testing/sysfs-class-net-queues). */
+enum bqlv {
+	BQL_LIMIT,		/* bytes */
+	BQL_LIMIT_MIN,		/* bytes */
+	BQL_LIMIT_MAX,		/* bytes */
+	BQL_INFLIGHT,		/* bytes */
+	BQL_HOLD_TIME,		/* ms */
+	BQL_STALL_CNT,		/* count (6.9+) */
+	BQL_STALL_MAX,		/* ms (6.9+) */
+	BQL_STALL_THRS,		/* ms (6.9+) */
+	BQL_NUM
+};
+
+struct queue {
+	enum qsrc src;
+	uint32_t present;		/* bit per qctr read this tick */
+	uint64_t ctr[QC_NUM];
+	struct rate_ctr rc[QC_NUM];
+	double rate[QC_NUM];		/* per second; meaningful when valid */
+	bool valid;			/* every present counter gave a rate */
+	uint32_t napi_id;		/* 0: none known */
+	uint32_t bql_present;		/* bit per bqlv read (tx only) */
+	uint64_t bql[BQL_NUM];
+};
+
+/* Device-level counters from rtnl stats64. */
+enum dctr {
+	DC_RX_PACKETS, DC_TX_PACKETS, DC_RX_BYTES, DC_TX_BYTES,
+	DC_RX_DROPPED, DC_TX_DROPPED, DC_RX_ERRORS, DC_TX_ERRORS,
+	DC_NUM
+};
+
+/* Device-wide NAPI sysfs values, used only where per-NAPI netlink is unsupported. */
+enum dnapi { DNAPI_GRO_FLUSH_TIMEOUT, DNAPI_DEFER_HARD_IRQS, DNAPI_THREADED, DNAPI_NUM };
+
+struct device {
+	struct netns *ns;
+	int ifindex;
+	char name[IFNAMSIZ];
+	char kind[16];			/* rtnl link kind ("veth"), may be "" */
+	char driver[DEV_DRIVER_MAX];	/* ethtool drvinfo driver */
+	unsigned int flags;		/* IFF_* */
+	unsigned int mtu;
+	uint8_t operstate;		/* IF_OPER_* */
+	bool managed;			/* writes allowed */
+	bool paused;			/* controllers off (API pause) */
+	uint32_t gen;			/* queue generation, starts at 1 */
+	unsigned int n_tx, n_rx;	/* active queues (sysfs queues/) */
+	struct queue *txq, *rxq;
+
+	uint64_t dctr[DC_NUM];
+	struct rate_ctr drc[DC_NUM];
+	double drate[DC_NUM];
+	bool dvalid;			/* device rates valid this interval */
+	uint64_t interval_ns;		/* between the last two samples */
+	uint64_t sampled_ns;		/* CLOCK_MONOTONIC of the last sample */
+
+	struct ndv_napi *napi;		/* per-NAPI state, from NAPI_GET */
+	unsigned int n_napi;
+	int napi_rxq[DEV_MAX_QUEUES];	/* unused slot: -1 */
+
+	uint32_t dnapi_present;		/* bit per dnapi readable in sysfs */
+	uint64_t dnapi[DNAPI_NUM];
+
+	uint64_t eth_read_ns;		/* CLOCK_MONOTONIC of the last ethtool get */
+	int co_err, rings_err, ch_err;	/* 0 or -errno of the last get (-EOPNOTSUPP) */
+	struct eth_coalesce co;
+	struct eth_rings rings;
+	struct eth_channels ch;
+
+	bool seen;			/* present in the latest link dump */
+	struct device *next;
+};
+
+/* Iterate all devices. */
+struct device *dev_first(void);
+#define dev_for_each(d) for ((d) = dev_first(); (d); (d) = (d)->next)
+
+struct device *dev_lookup(const struct netns *ns, int ifindex);
+/* New device with zeroed state and generation 1; linked into the table. NULL on ENOMEM. */
+struct device *dev_add(struct netns *ns, int ifindex);
+/* Unlink and free. */
+void dev_del(struct device *d);
+/* Set queue counts; when they differ, reallocate and bump the generation. 0 or -ENOMEM. */
+int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx);
+/* NAPI serving RX queue @q (or TX queue @q when @tx), or NULL. */
+const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q);
+const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id);
+unsigned int dev_count(void);
+void dev_fini(void);
+
+/*
+ * Resolve an API device selector (docs/api.md): "NAME" or "NETNS:NAME", NAME raw or in
+ * display form, NETNS "-" for the own namespace. Returns the device, or NULL with *err set
+ * to -ENOENT (none) or -EEXIST (ambiguous: several namespaces have that name).
+ */
+struct device *dev_resolve(const char *sel, int *err);
+
+#endif

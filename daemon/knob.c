@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dev.h"
+#include "knob.h"
+#include "netns.h"
+#include "nl_ethtool.h"
+#include "nl_netdev.h"
+#include "sysfs.h"
+#include "util.h"
+
+/* DQL_MAX_LIMIT in include/linux/dynamic_queue_limits.h: (UINT_MAX / 2) - UINT_MAX / 16 */
+#define BQL_MAX_LIMIT_BYTES		1879048192ULL
+/* hold_time is in ms; past a minute the limit would never shrink in practice */
+#define BQL_HOLD_TIME_MAX_MS		60000
+/* netdev.yaml: defer-hard-irqs is u32 with max S32_MAX */
+#define NAPI_DEFER_MAX			2147483647ULL
+/* A GRO flush or IRQ-suspend timer past 1 s only ever adds latency; no tuning wants it */
+#define NAPI_TIMEOUT_MAX_NS		1000000000ULL
+/* Coalescing delays past 100 ms are outages, not tuning */
+#define COALESCE_USECS_MAX		100000
+/* ethtool frames counts are u32; drivers cap far below this (virtio_net: ring size) */
+#define COALESCE_FRAMES_MAX		65535
+
+const struct knob_desc knob_table[K_NUM] = {
+	[K_BQL_LIMIT_MIN] = { "bql-limit-min", "bytes", 0, BQL_MAX_LIMIT_BYTES, false,
+			      "BQL limit_min: dql never lowers the limit below this" },
+	[K_BQL_LIMIT_MAX] = { "bql-limit-max", "bytes", 0, BQL_MAX_LIMIT_BYTES, false,
+			      "BQL limit_max: dql never raises the limit above this" },
+	[K_BQL_HOLD_TIME] = { "bql-hold-time", "ms", 1, BQL_HOLD_TIME_MAX_MS, false,
+			      "BQL hold_time: how long slack must persist before dql shrinks" },
+	[K_DEFER_HARD_IRQS] = { "defer-hard-irqs", "count", 0, NAPI_DEFER_MAX, false,
+				"NAPI defer-hard-irqs: empty polls before IRQs are re-enabled" },
+	[K_GRO_FLUSH_TIMEOUT] = { "gro-flush-timeout", "ns", 0, NAPI_TIMEOUT_MAX_NS, false,
+				  "NAPI gro-flush-timeout: timer that re-polls instead of an IRQ" },
+	[K_IRQ_SUSPEND_TIMEOUT] = { "irq-suspend-timeout", "ns", 0, NAPI_TIMEOUT_MAX_NS, false,
+				    "NAPI irq-suspend-timeout: IRQ suspension while busy polling" },
+	[K_THREADED] = { "threaded", "bool", 0, 1, false, "NAPI polled in a kthread" },
+	[K_RX_USECS] = { "rx-usecs", "us", 0, COALESCE_USECS_MAX, false,
+			 "coalesce rx-usecs: delay of an RX interrupt" },
+	[K_RX_FRAMES] = { "rx-frames", "frames", 0, COALESCE_FRAMES_MAX, false,
+			  "coalesce rx-frames: frames per RX interrupt" },
+	[K_TX_USECS] = { "tx-usecs", "us", 0, COALESCE_USECS_MAX, false,
+			 "coalesce tx-usecs: delay of a TX completion interrupt" },
+	[K_TX_FRAMES] = { "tx-frames", "frames", 0, COALESCE_FRAMES_MAX, false,
+			  "coalesce tx-frames: frames per TX completion interrupt" },
+	[K_ADAPTIVE_RX] = { "adaptive-rx", "bool", 0, 1, false, "coalesce adaptive-rx (DIM)" },
+	[K_ADAPTIVE_TX] = { "adaptive-tx", "bool", 0, 1, false, "coalesce adaptive-tx (DIM)" },
+	[K_RX_RING_SIZE] = { "rx-ring-size", "descriptors", 1, UINT32_MAX, true,
+			     "ethtool -G rx: RX ring size" },
+	[K_TX_RING_SIZE] = { "tx-ring-size", "descriptors", 1, UINT32_MAX, true,
+			     "ethtool -G tx: TX ring size" },
+	[K_RX_CHANNELS] = { "rx-channels", "count", 0, UINT32_MAX, true, "ethtool -L rx" },
+	[K_TX_CHANNELS] = { "tx-channels", "count", 0, UINT32_MAX, true, "ethtool -L tx" },
+	[K_COMBINED_CHANNELS] = { "combined-channels", "count", 1, UINT32_MAX, true,
+				  "ethtool -L combined" },
+};
+
+static const enum bqlv knob_bql[K_NUM] = {
+	[K_BQL_LIMIT_MIN] = BQL_LIMIT_MIN, [K_BQL_LIMIT_MAX] = BQL_LIMIT_MAX,
+	[K_BQL_HOLD_TIME] = BQL_HOLD_TIME,
+};
+static const int knob_dnapi[K_NUM] = {
+	[K_DEFER_HARD_IRQS] = DNAPI_DEFER_HARD_IRQS, [K_GRO_FLUSH_TIMEOUT] = DNAPI_GRO_FLUSH_TIMEOUT,
+	[K_IRQ_SUSPEND_TIMEOUT] = -1, [K_THREADED] = DNAPI_THREADED,
+};
+static const enum ndv_napi_knob knob_napi[K_NUM] = {
+	[K_DEFER_HARD_IRQS] = NDV_NAPI_DEFER_HARD_IRQS,
+	[K_GRO_FLUSH_TIMEOUT] = NDV_NAPI_GRO_FLUSH_TIMEOUT,
+	[K_IRQ_SUSPEND_TIMEOUT] = NDV_NAPI_IRQ_SUSPEND_TIMEOUT, [K_THREADED] = NDV_NAPI_THREADED,
+};
+static const enum eth_co knob_co[K_NUM] = {
+	[K_RX_USECS] = ETH_CO_RX_USECS, [K_RX_FRAMES] = ETH_CO_RX_FRAMES,
+	[K_TX_USECS] = ETH_CO_TX_USECS, [K_TX_FRAMES] = ETH_CO_TX_FRAMES,
+	[K_ADAPTIVE_RX] = ETH_CO_ADAPTIVE_RX, [K_ADAPTIVE_TX] = ETH_CO_ADAPTIVE_TX,
+};
+
+int knob_by_name(const char *name)
+{
+	int k;
+
+	for (k = 0; k < K_NUM; k++)
+		if (!strcmp(knob_table[k].name, name))
+			return k;
+	return -1;
+}
+
+const char *knob_scope_name(enum knob_scope s)
+{
+	static const char *const n[] = { "device", "queue", "napi" };
+
+	return n[s];
+}
+
+const char *knob_prov_name(enum knob_prov p)
+{
+	static const char *const n[] = { "sysfs-bql", "sysfs-napi", "netdev-napi",
+					 "ethtool-coalesce", "ethtool-rings", "ethtool-channels" };
+
+	return n[p];
+}
+
+static bool is_napi_knob(enum knob_id k)
+{
+	return k >= K_DEFER_HARD_IRQS && k <= K_THREADED;
+}
+
+/* Whether NAPI @n reports knob @k, and its value. */
+static bool napi_value(const struct ndv_napi *n, enum knob_id k, uint64_t *v)
+{
+	switch (k) {
+	case K_DEFER_HARD_IRQS:
+		*v = n->defer_hard_irqs;
+		return n->has_defer_hard_irqs;
+	case K_GRO_FLUSH_TIMEOUT:
+		*v = n->gro_flush_timeout_ns;
+		return n->has_gro_flush_timeout;
+	case K_IRQ_SUSPEND_TIMEOUT:
+		*v = n->irq_suspend_timeout_ns;
+		return n->has_irq_suspend_timeout;
+	case K_THREADED:
+		*v = n->threaded;
+		return n->has_threaded;
+	default:
+		return false;
+	}
+}
+
+/* Per-NAPI netlink is used when any NAPI of the device reports the attribute. */
+static bool napi_netlink(const struct device *d, enum knob_id k)
+{
+	unsigned int i;
+	uint64_t v;
+
+	if (!d->ns->ndv)
+		return false;
+	for (i = 0; i < d->n_napi; i++)
+		if (napi_value(&d->napi[i], k, &v))
+			return true;
+	return false;
+}
+
+static int rxq_of_napi(const struct device *d, uint32_t id)
+{
+	unsigned int q;
+
+	for (q = 0; q < d->n_rx; q++)
+		if (d->rxq[q].napi_id == id)
+			return q;
+	return -1;
+}
+
+static void inst_init(struct knob_inst *ki, enum knob_id k, enum knob_scope s,
+		      enum knob_prov p)
+{
+	memset(ki, 0, sizeof(*ki));
+	ki->k = k;
+	ki->scope = s;
+	ki->prov = p;
+	ki->queue = -1;
+	ki->min = knob_table[k].min;
+	ki->max = knob_table[k].max;
+}
+
+/* Device-scope ethtool knobs: the value if the driver reports it. */
+static bool eth_value(const struct device *d, enum knob_id k, enum knob_prov *p, uint64_t *v,
+		      uint64_t *max)
+{
+	const struct eth_rings *r = &d->rings;
+	const struct eth_channels *c = &d->ch;
+
+	switch (k) {
+	case K_RX_USECS ... K_ADAPTIVE_TX:
+		*p = KP_ETH_COALESCE;
+		*v = d->co.val[knob_co[k]];
+		return !d->co_err && (d->co.present & (1u << knob_co[k]));
+	case K_RX_RING_SIZE:
+	case K_TX_RING_SIZE: {
+		bool rx = k == K_RX_RING_SIZE;
+		/* a ring is settable when the driver reports a maximum above zero */
+		uint32_t need = rx ? 0x3 : 0xc;
+
+		*p = KP_ETH_RINGS;
+		*v = rx ? r->rx : r->tx;
+		*max = rx ? r->rx_max : r->tx_max;
+		return !d->rings_err && (r->present & need) == need && *max;
+	}
+	case K_RX_CHANNELS:
+	case K_TX_CHANNELS:
+	case K_COMBINED_CHANNELS: {
+		int f = k == K_RX_CHANNELS ? 0 : k == K_TX_CHANNELS ? 2 : 4;
+		const uint32_t *vals = &c->rx;
+
+		*p = KP_ETH_CHANNELS;
+		*v = vals[f];
+		*max = vals[f + 1];
+		return !d->ch_err && (c->present & (3u << f)) == (3u << f) && *max;
+	}
+	default:
+		return false;
+	}
+}
+
+unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
+			    unsigned int max)
+{
+	unsigned int n = 0, i;
+	struct knob_inst ki;
+	uint64_t v, emax = 0;
+	enum knob_prov p;
+
+	if (k <= K_BQL_HOLD_TIME) {
+		for (i = 0; i < d->n_tx; i++) {
+			if (!(d->txq[i].bql_present & (1u << knob_bql[k])))
+				continue;
+			if (n < max) {
+				inst_init(&ki, k, KS_QUEUE, KP_SYSFS_BQL);
+				ki.queue = i;
+				snprintf(ki.inst, sizeof(ki.inst), "tx-%u", i);
+				ki.has_value = true;
+				ki.value = d->txq[i].bql[knob_bql[k]];
+				out[n] = ki;
+			}
+			n++;
+		}
+	} else if (is_napi_knob(k) && napi_netlink(d, k)) {
+		for (i = 0; i < d->n_napi; i++) {
+			if (!napi_value(&d->napi[i], k, &v))
+				continue;
+			if (n < max) {
+				inst_init(&ki, k, KS_NAPI, KP_NETDEV_NAPI);
+				ki.napi_id = d->napi[i].id;
+				ki.queue = rxq_of_napi(d, ki.napi_id);
+				snprintf(ki.inst, sizeof(ki.inst), "napi-%u", ki.napi_id);
+				ki.has_value = true;
+				ki.value = v;
+				out[n] = ki;
+			}
+			n++;
+		}
+	} else if (is_napi_knob(k)) {
+		int f = knob_dnapi[k];
+
+		if (f >= 0 && (d->dnapi_present & (1u << f))) {
+			if (max) {
+				inst_init(&out[0], k, KS_DEVICE, KP_SYSFS_NAPI);
+				out[0].has_value = true;
+				out[0].value = d->dnapi[f];
+			}
+			n = 1;
+		}
+	} else if (eth_value(d, k, &p, &v, &emax)) {
+		if (max) {
+			inst_init(&out[0], k, KS_DEVICE, p);
+			out[0].has_value = true;
+			out[0].value = v;
+			if (emax)
+				out[0].max = emax;
+		}
+		n = 1;
+	}
+	return n;
+}
+
+int knob_find(const struct device *d, enum knob_id k, const char *inst, struct knob_inst *out)
+{
+	struct knob_inst all[DEV_MAX_QUEUES];
+	unsigned int n, i;
+
+	n = knob_instances(d, k, all, DEV_MAX_QUEUES);
+	for (i = 0; i < n && i < DEV_MAX_QUEUES; i++) {
+		if (!strcmp(all[i].inst, inst)) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
+{
+	const struct knob_desc *kd = &knob_table[ki->k];
+
+	if (v < ki->min) {
+		snprintf(err, errlen, "value: %" PRIu64 " is below the minimum %" PRIu64 " of %s",
+			 v, ki->min, kd->name);
+		return -ERANGE;
+	}
+	if (v > ki->max) {
+		snprintf(err, errlen, "value: %" PRIu64 " is above the maximum %" PRIu64 " of %s",
+			 v, ki->max, kd->name);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+struct napi_find {
+	uint32_t id;
+	struct ndv_napi n;
+	bool found;
+};
+
+static int napi_find_cb(const struct ndv_napi *n, void *arg)
+{
+	struct napi_find *f = arg;
+
+	if (n->id == f->id) {
+		f->n = *n;
+		f->found = true;
+	}
+	return 0;
+}
+
+static int read_eth(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
+		    size_t errlen)
+{
+	uint64_t emax;
+	enum knob_prov p;
+	int ret;
+
+	if (!d->ns->eth)
+		return -EOPNOTSUPP;
+	if (ki->prov == KP_ETH_COALESCE)
+		ret = eth_coalesce_get(d->ns->eth, d->ifindex, &d->co, err, errlen);
+	else if (ki->prov == KP_ETH_RINGS)
+		ret = eth_rings_get(d->ns->eth, d->ifindex, &d->rings, err, errlen);
+	else
+		ret = eth_channels_get(d->ns->eth, d->ifindex, &d->ch, err, errlen);
+	if (ret)
+		return ret;
+	return eth_value(d, ki->k, &p, v, &emax) ? 0 : -EOPNOTSUPP;
+}
+
+int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
+	      size_t errlen)
+{
+	char path[512];
+	struct napi_find f = { .id = ki->napi_id };
+	int ret;
+
+	err[0] = '\0';
+	switch (ki->prov) {
+	case KP_SYSFS_BQL:
+		if (sfs_bql_path(d->ns->sysfs, d->name, ki->queue, knob_bql[ki->k], path,
+				 sizeof(path)))
+			return -ENAMETOOLONG;
+		return sfs_read_u64(path, v);
+	case KP_SYSFS_NAPI:
+		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
+			return -ENAMETOOLONG;
+		return sfs_read_u64(path, v);
+	case KP_NETDEV_NAPI:
+		if (!d->ns->ndv)
+			return -EOPNOTSUPP;
+		ret = ndv_napi_dump(d->ns->ndv, d->ifindex, napi_find_cb, &f);
+		if (ret)
+			return ret;
+		if (!f.found || !napi_value(&f.n, ki->k, v)) {
+			snprintf(err, errlen, "NAPI %u is gone", ki->napi_id);
+			return -ENOENT;
+		}
+		return 0;
+	default:
+		return read_eth(d, ki, v, err, errlen);
+	}
+}
+
+int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
+	       size_t errlen)
+{
+	char path[512];
+	int ret;
+
+	err[0] = '\0';
+	switch (ki->prov) {
+	case KP_SYSFS_BQL:
+		if (sfs_bql_path(d->ns->sysfs, d->name, ki->queue, knob_bql[ki->k], path,
+				 sizeof(path)))
+			return -ENAMETOOLONG;
+		ret = sfs_write_u64(path, v);
+		break;
+	case KP_SYSFS_NAPI:
+		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
+			return -ENAMETOOLONG;
+		ret = sfs_write_u64(path, v);
+		break;
+	case KP_NETDEV_NAPI:
+		if (!d->ns->ndv)
+			return -EOPNOTSUPP;
+		return ndv_napi_set(d->ns->ndv, ki->napi_id, knob_napi[ki->k], v, err, errlen);
+	case KP_ETH_COALESCE:
+		return d->ns->eth ? eth_coalesce_set(d->ns->eth, d->ifindex, knob_co[ki->k], v, err,
+						     errlen) : -EOPNOTSUPP;
+	case KP_ETH_RINGS:
+		return d->ns->eth ? eth_rings_set(d->ns->eth, d->ifindex,
+						  ki->k == K_RX_RING_SIZE ? ETH_RING_RX : ETH_RING_TX,
+						  v, err, errlen) : -EOPNOTSUPP;
+	case KP_ETH_CHANNELS:
+		return d->ns->eth ? eth_channels_set(d->ns->eth, d->ifindex,
+						     ki->k == K_RX_CHANNELS ? ETH_CHAN_RX :
+						     ki->k == K_TX_CHANNELS ? ETH_CHAN_TX :
+						     ETH_CHAN_COMBINED, v, err, errlen) : -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+	if (ret && !err[0])
+		snprintf(err, errlen, "writing %s: %s", path, strerror(-ret));
+	return ret;
+}

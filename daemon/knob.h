@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * knob: the table of every knob vqtuned can read and write, and its instances on a device.
+ *
+ * A knob has a name (the kernel's/ethtool's word), a scope (device, queue = a TX queue,
+ * napi = one NAPI instance), a unit, a range checked before the kernel sees a value, and a
+ * provider that reads and writes it. Capabilities are probed per device: a knob the device
+ * lacks has no instance ("unsupported" is not an error). NAPI knobs use per-NAPI netlink
+ * (NAPI_SET, 6.13+) when the kernel reports the attribute per NAPI, else the device-wide
+ * sysfs file; never both on one device.
+ */
+#ifndef VQ_KNOB_H
+#define VQ_KNOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct device;
+
+enum knob_id {
+	K_BQL_LIMIT_MIN,
+	K_BQL_LIMIT_MAX,
+	K_BQL_HOLD_TIME,
+	K_DEFER_HARD_IRQS,
+	K_GRO_FLUSH_TIMEOUT,
+	K_IRQ_SUSPEND_TIMEOUT,
+	K_THREADED,
+	K_RX_USECS,
+	K_RX_FRAMES,
+	K_TX_USECS,
+	K_TX_FRAMES,
+	K_ADAPTIVE_RX,
+	K_ADAPTIVE_TX,
+	K_RX_RING_SIZE,
+	K_TX_RING_SIZE,
+	K_RX_CHANNELS,
+	K_TX_CHANNELS,
+	K_COMBINED_CHANNELS,
+	K_NUM
+};
+
+enum knob_scope { KS_DEVICE, KS_QUEUE, KS_NAPI };
+
+enum knob_prov {
+	KP_SYSFS_BQL,
+	KP_SYSFS_NAPI,
+	KP_NETDEV_NAPI,
+	KP_ETH_COALESCE,
+	KP_ETH_RINGS,
+	KP_ETH_CHANNELS,
+};
+
+struct knob_desc {
+	const char *name;
+	const char *unit;		/* "bytes", "ms", "ns", "us", "frames", "count", "bool", ... */
+	uint64_t min, max;		/* static range; rings/channels narrow it per device */
+	bool disruptive;		/* the driver may reset the queues: needs consent */
+	const char *help;
+};
+
+extern const struct knob_desc knob_table[K_NUM];
+
+/* Knob id by name, or -1. */
+int knob_by_name(const char *name);
+const char *knob_scope_name(enum knob_scope s);
+const char *knob_prov_name(enum knob_prov p);
+
+/* One place a knob lives on a device. */
+struct knob_inst {
+	enum knob_id k;
+	enum knob_scope scope;
+	enum knob_prov prov;
+	int queue;			/* TX queue (scope queue), RX queue of a NAPI, or -1 */
+	uint32_t napi_id;		/* scope napi only */
+	char inst[24];			/* "" (device), "tx-N", "napi-ID" */
+	uint64_t min, max;		/* effective range on this device */
+	bool has_value;
+	uint64_t value;			/* from the latest sample */
+};
+
+/* Instances of @k on @d, at most @max into @out; returns how many exist (may exceed @max). */
+unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
+			    unsigned int max);
+/* The instance named @inst ("" for device scope). 0 or -ENOENT. */
+int knob_find(const struct device *d, enum knob_id k, const char *inst, struct knob_inst *out);
+/*
+ * Range check: 0, or -ERANGE with a message naming the bound in @err.
+ */
+int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen);
+/* Read the value from the kernel now. 0 or -errno (message in @err). */
+int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
+	      size_t errlen);
+/* Write @v (already range-checked). 0 or -errno with the kernel's extack text in @err. */
+int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
+	       size_t errlen);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* runtime: the daemon loop's own counters, kept by main.c and shown by the API. */
+#ifndef VQ_RUNTIME_H
+#define VQ_RUNTIME_H
+
+#include <stdint.h>
+
+struct runtime {
+	uint64_t start_ns;		/* CLOCK_MONOTONIC at start */
+	uint64_t tick_ns;		/* tick interval */
+	uint64_t ticks;			/* ticks run */
+	uint64_t missed_ticks;		/* timer expirations that found the loop still busy */
+	uint64_t tick_cpu_ns;		/* CPU time spent in sampling, summed */
+};
+
+extern struct runtime runtime;
+
+#endif

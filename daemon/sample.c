@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fnmatch.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <netlink/route/link.h>
+
+#include "act.h"
+#include "dev.h"
+#include "ethstats.h"
+#include "log.h"
+#include "netdev_ids.h"
+#include "netns.h"
+#include "nl_ethtool.h"
+#include "nl_netdev.h"
+#include "sample.h"
+#include "sysfs.h"
+#include "util.h"
+
+/* ethtool settings change rarely: re-read them once a second, and after our own writes */
+#define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
+
+static const char *const *manage_globs;
+static unsigned int n_manage_globs;
+static struct ets_stats ets_buf;	/* big: one, reused */
+
+void smp_set_manage(const char *const *globs, unsigned int n)
+{
+	manage_globs = globs;
+	n_manage_globs = n;
+}
+
+static bool is_managed(const struct device *d)
+{
+	unsigned int i;
+
+	if (d->flags & IFF_LOOPBACK)
+		return false;
+	/* devices in namespaces the operator named are the ones to tune */
+	if (d->ns != netns_at(0))
+		return true;
+	for (i = 0; i < n_manage_globs; i++)
+		if (!fnmatch(manage_globs[i], d->name, 0))
+			return true;
+	return false;
+}
+
+static void read_driver(struct device *d)
+{
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+	struct ifreq ifr = { 0 };
+
+	memcpy(ifr.ifr_name, d->name, IFNAMSIZ);
+	ifr.ifr_data = (void *)&info;
+	if (ioctl(d->ns->ioctl_fd, SIOCETHTOOL, &ifr) == 0)
+		snprintf(d->driver, sizeof(d->driver), "%.*s", (int)sizeof(info.driver) - 1,
+			 info.driver);
+	else
+		snprintf(d->driver, sizeof(d->driver), "%s", d->kind);
+}
+
+static void eth_refresh(struct device *d)
+{
+	char err[256];
+
+	d->eth_read_ns = util_now_ns(CLOCK_MONOTONIC);
+	if (!d->ns->eth) {
+		d->co_err = d->rings_err = d->ch_err = -EOPNOTSUPP;
+		return;
+	}
+	d->co_err = eth_coalesce_get(d->ns->eth, d->ifindex, &d->co, err, sizeof(err));
+	d->rings_err = eth_rings_get(d->ns->eth, d->ifindex, &d->rings, err, sizeof(err));
+	d->ch_err = eth_channels_get(d->ns->eth, d->ifindex, &d->ch, err, sizeof(err));
+}
+
+static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
+{
+	static const rtnl_link_stat_id_t sid[DC_NUM] = {
+		[DC_RX_PACKETS] = RTNL_LINK_RX_PACKETS, [DC_TX_PACKETS] = RTNL_LINK_TX_PACKETS,
+		[DC_RX_BYTES] = RTNL_LINK_RX_BYTES, [DC_TX_BYTES] = RTNL_LINK_TX_BYTES,
+		[DC_RX_DROPPED] = RTNL_LINK_RX_DROPPED, [DC_TX_DROPPED] = RTNL_LINK_TX_DROPPED,
+		[DC_RX_ERRORS] = RTNL_LINK_RX_ERRORS, [DC_TX_ERRORS] = RTNL_LINK_TX_ERRORS,
+	};
+	int ifindex = rtnl_link_get_ifindex(l);
+	const char *name = rtnl_link_get_name(l), *kind = rtnl_link_get_type(l);
+	struct device *d = dev_lookup(ns, ifindex);
+	char shown[4 * IFNAMSIZ + 1];
+	bool fresh = false;
+	unsigned int n_tx = 0, n_rx = 0;
+	int i;
+
+	if (!name)
+		return;
+	if (!d) {
+		d = dev_add(ns, ifindex);
+		if (!d)
+			return;
+		fresh = true;
+	} else if (strcmp(d->name, name)) {
+		char old[4 * IFNAMSIZ + 1];
+
+		util_name_display(d->name, old, sizeof(old));
+		util_name_display(name, shown, sizeof(shown));
+		log_info("netns '%s' ifindex %d renamed %s -> %s", ns->name, ifindex, old, shown);
+	}
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->kind, sizeof(d->kind), "%s", kind ? kind : "");
+	d->flags = rtnl_link_get_flags(l);
+	d->mtu = rtnl_link_get_mtu(l);
+	d->operstate = rtnl_link_get_operstate(l);
+	d->managed = is_managed(d);
+	d->seen = true;
+	if (fresh) {
+		read_driver(d);
+		eth_refresh(d);
+		util_name_display(name, shown, sizeof(shown));
+		log_info("netns '%s' ifindex %d: %s (%s) appeared%s", ns->name, ifindex, shown,
+			 d->driver, d->managed ? ", managed" : ", observed read-only");
+	}
+	if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
+		dev_set_queues(d, n_tx, n_rx);
+	if (stats)
+		for (i = 0; i < DC_NUM; i++)
+			d->dctr[i] = rtnl_link_get_stat(l, sid[i]);
+}
+
+static int links_sync(struct netns *ns, bool stats)
+{
+	struct nl_cache *cache;
+	struct nl_object *o;
+	struct device *d, *next;
+	int ret;
+
+	ret = rtnl_link_alloc_cache(ns->rt, AF_UNSPEC, &cache);
+	if (ret < 0) {
+		log_warn("netns '%s': link dump failed: %s", ns->name, nl_geterror(ret));
+		return -EIO;
+	}
+	dev_for_each(d)
+		if (d->ns == ns)
+			d->seen = false;
+	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
+		link_update(ns, (struct rtnl_link *)o, stats);
+	nl_cache_free(cache);
+	for (d = dev_first(); d; d = next) {
+		char shown[4 * IFNAMSIZ + 1];
+
+		next = d->next;
+		if (d->ns != ns || d->seen)
+			continue;
+		util_name_display(d->name, shown, sizeof(shown));
+		log_info("netns '%s' ifindex %d: %s is gone", ns->name, d->ifindex, shown);
+		dev_del(d);
+	}
+	ns->resync = false;
+	return 0;
+}
+
+int smp_discover(struct netns *ns)
+{
+	return links_sync(ns, false);
+}
+
+static int qstats_cb(const struct ndv_qstats *qs, void *arg)
+{
+	struct device *d = dev_lookup(arg, qs->ifindex);
+	bool tx = qs->type == VQ_NETDEV_QUEUE_TYPE_TX;
+	struct queue *q;
+
+	if (!d || qs->id >= (tx ? d->n_tx : d->n_rx))
+		return 0;
+	q = tx ? &d->txq[qs->id] : &d->rxq[qs->id];
+	q->src = QSRC_QSTATS;
+#define TAKE(qc, qsx)							\
+	do {								\
+		if (qs->present & (1u << (qsx))) {			\
+			q->ctr[qc] = qs->val[qsx];			\
+			q->present |= 1u << (qc);			\
+		}							\
+	} while (0)
+	if (tx) {
+		TAKE(QC_PACKETS, NDV_QS_TX_PACKETS);
+		TAKE(QC_BYTES, NDV_QS_TX_BYTES);
+		TAKE(QC_DROPS, NDV_QS_TX_HW_DROPS);
+		TAKE(QC_TX_STOP, NDV_QS_TX_STOP);
+		TAKE(QC_TX_WAKE, NDV_QS_TX_WAKE);
+	} else {
+		TAKE(QC_PACKETS, NDV_QS_RX_PACKETS);
+		TAKE(QC_BYTES, NDV_QS_RX_BYTES);
+		TAKE(QC_DROPS, NDV_QS_RX_HW_DROPS);
+	}
+#undef TAKE
+	return 0;
+}
+
+static int napi_cb(const struct ndv_napi *n, void *arg)
+{
+	struct device *d = dev_lookup(arg, n->ifindex);
+	struct ndv_napi *grown;
+
+	if (!d)
+		return 0;
+	grown = realloc(d->napi, (d->n_napi + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	d->napi = grown;
+	d->napi[d->n_napi++] = *n;
+	return 0;
+}
+
+static int queue_cb(const struct ndv_queue *nq, void *arg)
+{
+	struct device *d = dev_lookup(arg, nq->ifindex);
+	bool tx = nq->type == VQ_NETDEV_QUEUE_TYPE_TX;
+
+	if (!d || nq->id >= (tx ? d->n_tx : d->n_rx))
+		return 0;
+	(tx ? d->txq : d->rxq)[nq->id].napi_id = nq->napi_id;
+	return 0;
+}
+
+static void netdev_sample(struct netns *ns)
+{
+	struct device *d;
+
+	dev_for_each(d) {
+		if (d->ns != ns)
+			continue;
+		d->n_napi = 0;
+	}
+	if (!ns->ndv)
+		return;
+	ndv_qstats_dump(ns->ndv, 0, qstats_cb, ns);
+	ndv_napi_dump(ns->ndv, 0, napi_cb, ns);
+	ndv_queue_dump(ns->ndv, 0, queue_cb, ns);
+}
+
+static void ethtool_queues(struct device *d)
+{
+	static const enum qctr map[ETS_NUM] = {
+		[ETS_PACKETS] = QC_PACKETS, [ETS_BYTES] = QC_BYTES, [ETS_DROPS] = QC_DROPS,
+		[ETS_TX_STOP] = QC_TX_STOP, [ETS_TX_WAKE] = QC_TX_WAKE,
+	};
+	unsigned int q, c;
+	int dir;
+
+	if (ets_read(d->ns->ioctl_fd, d->name, &ets_buf))
+		return;
+	for (dir = 0; dir < 2; dir++) {
+		unsigned int n = dir ? d->n_tx : d->n_rx;
+		struct queue *qs = dir ? d->txq : d->rxq;
+		struct ets_queue *es = dir ? ets_buf.tx : ets_buf.rx;
+
+		for (q = 0; q < n && q < ETS_MAX_QUEUES; q++) {
+			if (qs[q].src == QSRC_QSTATS || !es[q].present)
+				continue;
+			qs[q].src = QSRC_ETHTOOL;
+			for (c = 0; c < ETS_NUM; c++) {
+				if (!(es[q].present & (1u << c)))
+					continue;
+				qs[q].ctr[map[c]] = es[q].val[c];
+				qs[q].present |= 1u << map[c];
+			}
+		}
+	}
+}
+
+static void queue_rates(struct device *d, struct queue *q, uint64_t dt)
+{
+	int c;
+
+	q->valid = q->present != 0;
+	for (c = 0; c < QC_NUM; c++) {
+		if (!(q->present & (1u << c))) {
+			rate_forget(&q->rc[c]);
+			continue;
+		}
+		if (rate_feed(&q->rc[c], q->ctr[c], d->gen, dt, &q->rate[c]) != RATE_OK)
+			q->valid = false;
+	}
+}
+
+static void device_sample(struct device *d, uint64_t now)
+{
+	uint64_t dt = d->sampled_ns ? now - d->sampled_ns : 0;
+	unsigned int q;
+	int c;
+
+	d->interval_ns = dt;
+	d->sampled_ns = now;
+	for (q = 0; q < d->n_tx; q++)
+		sfs_bql_read(d->ns->sysfs, d->name, q, d->txq[q].bql, &d->txq[q].bql_present);
+	sfs_dnapi_read(d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
+	ethtool_queues(d);
+	d->dvalid = true;
+	for (c = 0; c < DC_NUM; c++)
+		if (rate_feed(&d->drc[c], d->dctr[c], d->gen, dt, &d->drate[c]) != RATE_OK)
+			d->dvalid = false;
+	for (q = 0; q < d->n_rx; q++)
+		queue_rates(d, &d->rxq[q], dt);
+	for (q = 0; q < d->n_tx; q++)
+		queue_rates(d, &d->txq[q], dt);
+}
+
+static void ns_tick(struct netns *ns, uint64_t now)
+{
+	struct device *d;
+	unsigned int q;
+
+	if (links_sync(ns, true))
+		return;
+	dev_for_each(d) {
+		if (d->ns != ns)
+			continue;
+		for (q = 0; q < d->n_rx; q++)
+			d->rxq[q].present = 0, d->rxq[q].src = QSRC_NONE, d->rxq[q].napi_id = 0;
+		for (q = 0; q < d->n_tx; q++)
+			d->txq[q].present = 0, d->txq[q].src = QSRC_NONE, d->txq[q].napi_id = 0;
+	}
+	netdev_sample(ns);
+	dev_for_each(d) {
+		if (d->ns != ns)
+			continue;
+		if (now - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
+			eth_refresh(d);
+		device_sample(d, now);
+		if (d->managed)
+			act_check_outside(d);
+	}
+}
+
+void smp_tick(void)
+{
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
+	unsigned int i;
+
+	for (i = 0; i < netns_count(); i++)
+		ns_tick(netns_at(i), now);
+}

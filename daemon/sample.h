@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * smp: discovery and per-tick sampling of every device in every watched namespace.
+ *
+ * Per namespace and tick: one RTM_GETLINK dump (names, flags, stats64), one qstats dump,
+ * one NAPI dump and one queue dump (netdev family, when the kernel has it); per device: queue
+ * counts and BQL from sysfs, `ethtool -S` per-queue counters where qstats are missing, and
+ * ethtool coalesce/rings/channels at most once per SMP_ETHTOOL_REFRESH_NS. Counters become
+ * rates (rate.h); a generation change or reset marks the interval invalid.
+ */
+#ifndef VQ_SAMPLE_H
+#define VQ_SAMPLE_H
+
+#include <stdbool.h>
+
+struct netns;
+
+/* Globs (fnmatch) of own-namespace devices to manage; others there are observed only. */
+void smp_set_manage(const char *const *globs, unsigned int n);
+/* Re-dump the links of @ns: add, rename and remove devices; no rates. 0 or -errno. */
+int smp_discover(struct netns *ns);
+/* Sample every device of every watched namespace. */
+void smp_tick(void);
+
+#endif

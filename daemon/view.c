@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* view: the JSON behind each API route (docs/api.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "act.h"
+#include "apierr.h"
+#include "dev.h"
+#include "knob.h"
+#include "netns.h"
+#include "policy.h"
+#include "reqval.h"
+#include "runtime.h"
+#include "util.h"
+#include "view.h"
+#include "vqtune_api.h"
+
+static const char *const oper_names[] = { "unknown", "notpresent", "down", "lowerlayerdown",
+					  "testing", "dormant", "up" };
+
+static int dev_or_error(const char *sel, struct device **d, json_t **out)
+{
+	int err;
+
+	*d = dev_resolve(sel, &err);
+	if (*d)
+		return 0;
+	if (err == -EEXIST) {
+		*out = apierr_new(VQ_ERR_CONFLICT, "dev",
+				  "device '%s' exists in several namespaces: use NETNS:NAME", sel);
+		return 409;
+	}
+	*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
+	return 404;
+}
+
+static json_t *dev_json(const struct device *d)
+{
+	char hex[2 * IFNAMSIZ + 1];
+	json_t *o;
+
+	util_hex(d->name, strnlen(d->name, IFNAMSIZ), hex);
+	o = json_pack("{s:o, s:s, s:i, s:s, s:s, s:s, s:i, s:i, s:i, s:I, s:b, s:s, s:b}",
+		      "name", util_json_str(d->name), "name_hex", hex, "ifindex", d->ifindex,
+		      "netns", d->ns->name, "driver", d->driver, "oper_state",
+		      d->operstate < 7 ? oper_names[d->operstate] : "unknown",
+		      "mtu", d->mtu, "tx_queues", d->n_tx, "rx_queues", d->n_rx,
+		      "generation", (json_int_t)d->gen, "managed", d->managed,
+		      "mode", policy_get()->mode, "paused", d->paused);
+	json_object_set_new(o, "rx_bytes", json_integer(d->dctr[DC_RX_BYTES]));
+	json_object_set_new(o, "tx_bytes", json_integer(d->dctr[DC_TX_BYTES]));
+	json_object_set_new(o, "rx_packets", json_integer(d->dctr[DC_RX_PACKETS]));
+	json_object_set_new(o, "tx_packets", json_integer(d->dctr[DC_TX_PACKETS]));
+	return o;
+}
+
+int view_status(json_t **out)
+{
+	unsigned int managed = 0;
+	struct device *d;
+
+	dev_for_each(d)
+		managed += d->managed;
+	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:i, s:i, s:I, s:i, s:i}",
+			 "version", VQ_VERSION,
+			 "uptime_ns", (json_int_t)(util_now_ns(CLOCK_MONOTONIC) - runtime.start_ns),
+			 "mode", policy_get()->mode, "policy", policy_get()->name,
+			 "tick_interval_ns", (json_int_t)runtime.tick_ns,
+			 "ticks", (json_int_t)runtime.ticks,
+			 "missed_ticks", (json_int_t)runtime.missed_ticks,
+			 "devices", dev_count(), "managed_devices", managed,
+			 "events", (json_int_t)act_event_count(),
+			 "changed_knobs", act_changed_count(), "pid", (int)getpid());
+	return 200;
+}
+
+int view_devices(json_t **out)
+{
+	json_t *arr = json_array();
+	struct device *d;
+
+	dev_for_each(d)
+		json_array_append_new(arr, dev_json(d));
+	*out = json_pack("{s:o}", "devices", arr);
+	return 200;
+}
+
+static json_t *knob_json(const struct device *d, const struct knob_inst *ki)
+{
+	const struct knob_desc *kd = &knob_table[ki->k];
+	uint64_t orig;
+	bool changed = act_original(d, ki->k, ki->inst, &orig);
+	json_t *o;
+
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:b, s:b, s:b, s:b, s:b}",
+		      "name", kd->name, "scope", knob_scope_name(ki->scope), "instance", ki->inst,
+		      "unit", kd->unit, "min", (json_int_t)ki->min, "max", (json_int_t)ki->max,
+		      "provider", knob_prov_name(ki->prov), "disruptive", kd->disruptive,
+		      "writable", d->managed, "pinned", act_pinned(d, ki->k, ki->inst),
+		      "controlled", 0, "changed", changed);
+	json_object_set_new(o, "value", ki->has_value ? json_integer(ki->value) : json_null());
+	json_object_set_new(o, "original", changed ? json_integer(orig) : json_null());
+	if (ki->queue >= 0)
+		json_object_set_new(o, "queue", json_integer(ki->queue));
+	if (ki->scope == KS_NAPI)
+		json_object_set_new(o, "napi_id", json_integer(ki->napi_id));
+	return o;
+}
+
+int view_device(const char *sel, json_t **out)
+{
+	static struct knob_inst inst[DEV_MAX_QUEUES];
+	struct device *d;
+	json_t *o, *knobs = json_array();
+	unsigned int n, i;
+	int k, st;
+
+	st = dev_or_error(sel, &d, out);
+	if (st) {
+		json_decref(knobs);
+		return st;
+	}
+	for (k = 0; k < K_NUM; k++) {
+		n = knob_instances(d, k, inst, DEV_MAX_QUEUES);
+		for (i = 0; i < n && i < DEV_MAX_QUEUES; i++)
+			json_array_append_new(knobs, knob_json(d, &inst[i]));
+	}
+	o = dev_json(d);
+	json_object_set_new(o, "knobs", knobs);
+	*out = o;
+	return 200;
+}
+
+static json_t *rate_or_null(bool valid, double v)
+{
+	return valid ? json_real(v) : json_null();
+}
+
+static json_t *queue_json(const struct device *d, const struct queue *q, unsigned int idx,
+			  bool tx)
+{
+	static const char *const src[] = { "none", "qstats", "ethtool" };
+	static const char *const cname[QC_NUM] = { "packets", "bytes", "drops", "tx_stop",
+						   "tx_wake" };
+	static const char *const bname[BQL_NUM] = {
+		"limit_bytes", "limit_min_bytes", "limit_max_bytes", "inflight_bytes",
+		"hold_time_ms", "stall_cnt", "stall_max_ms", "stall_thrs_ms" };
+	json_t *o, *ctr = json_object(), *rates = json_object();
+	char rname[32];
+	int c;
+
+	for (c = 0; c < QC_NUM; c++) {
+		if (!(q->present & (1u << c)))
+			continue;
+		json_object_set_new(ctr, cname[c], json_integer(q->ctr[c]));
+		snprintf(rname, sizeof(rname), "%s_per_s", cname[c]);
+		json_object_set_new(rates, rname, rate_or_null(q->valid, q->rate[c]));
+	}
+	o = json_pack("{s:i, s:s, s:s, s:b, s:o, s:o, s:{s:s, s:n}}", "queue", idx,
+		      "direction", tx ? "tx" : "rx", "source", src[q->src], "valid", q->valid,
+		      "counters", ctr, "rates", rates,
+		      "controller", "state", d->paused ? "paused" : policy_get()->mode,
+		      "last_event");
+	if (q->napi_id)
+		json_object_set_new(o, "napi_id", json_integer(q->napi_id));
+	if (tx && (q->bql_present & (1u << BQL_LIMIT))) {
+		json_t *b = json_object();
+
+		for (c = 0; c < BQL_NUM; c++)
+			if (q->bql_present & (1u << c))
+				json_object_set_new(b, bname[c], json_integer(q->bql[c]));
+		json_object_set_new(o, "bql", b);
+	}
+	return o;
+}
+
+int view_queues(const char *sel, json_t **out)
+{
+	static const char *const dname[DC_NUM] = {
+		"rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
+		"rx_dropped", "tx_dropped", "rx_errors", "tx_errors" };
+	json_t *totals = json_object(), *rates = json_object(), *qs = json_array();
+	struct device *d;
+	char rname[40];
+	unsigned int q;
+	int c, st;
+
+	st = dev_or_error(sel, &d, out);
+	if (st) {
+		json_decref(totals);
+		json_decref(rates);
+		json_decref(qs);
+		return st;
+	}
+	for (c = 0; c < DC_NUM; c++) {
+		json_object_set_new(totals, dname[c], json_integer(d->dctr[c]));
+		snprintf(rname, sizeof(rname), "%s_per_s", dname[c]);
+		json_object_set_new(rates, rname, rate_or_null(d->dvalid, d->drate[c]));
+	}
+	json_object_set_new(totals, "rates", rates);
+	for (q = 0; q < d->n_rx; q++)
+		json_array_append_new(qs, queue_json(d, &d->rxq[q], q, false));
+	for (q = 0; q < d->n_tx; q++)
+		json_array_append_new(qs, queue_json(d, &d->txq[q], q, true));
+	*out = json_pack("{s:o, s:s, s:I, s:I, s:b, s:o, s:o}", "device", util_json_str(d->name),
+			 "netns", d->ns->name, "generation", (json_int_t)d->gen,
+			 "interval_ns", (json_int_t)d->interval_ns, "valid", d->dvalid,
+			 "totals", totals, "queues", qs);
+	return 200;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* view_act: the API routes that change something (docs/api.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "act.h"
+#include "apierr.h"
+#include "dev.h"
+#include "knob.h"
+#include "netns.h"
+#include "policy.h"
+#include "reqval.h"
+#include "util.h"
+#include "view.h"
+#include "vqtune_api.h"
+
+/* A request's reason as it appears in events. */
+#define REASON_MAX	192
+
+static int writable_dev(const char *sel, struct device **d, json_t **out)
+{
+	int err;
+
+	*d = dev_resolve(sel, &err);
+	if (!*d) {
+		if (err == -EEXIST) {
+			*out = apierr_new(VQ_ERR_CONFLICT, "dev",
+					  "device '%s' exists in several namespaces: use NETNS:NAME",
+					  sel);
+			return 409;
+		}
+		*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
+		return 404;
+	}
+	if (!(*d)->managed) {
+		*out = apierr_new(VQ_ERR_READ_ONLY, "dev",
+				  "device '%s' is observed read-only (not managed: see --manage)", sel);
+		return 403;
+	}
+	return 0;
+}
+
+static int knob_or_error(const char *name, json_t **out)
+{
+	int k = knob_by_name(name);
+
+	if (k < 0)
+		*out = apierr_new(VQ_ERR_NOT_FOUND, "knob", "no knob named '%s'", name);
+	return k;
+}
+
+/* Instances selected by an optional queue/napi_id; returns how many went into @sel. */
+static unsigned int select_insts(const struct device *d, enum knob_id k, int64_t queue,
+				 int64_t napi_id, struct knob_inst *sel, unsigned int max)
+{
+	static struct knob_inst all[DEV_MAX_QUEUES];
+	unsigned int n, i, m = 0;
+
+	n = knob_instances(d, k, all, DEV_MAX_QUEUES);
+	for (i = 0; i < n && i < DEV_MAX_QUEUES && m < max; i++) {
+		if (queue >= 0 && all[i].queue != queue)
+			continue;
+		if (napi_id >= 0 && all[i].napi_id != napi_id)
+			continue;
+		sel[m++] = all[i];
+	}
+	return m;
+}
+
+int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
+{
+	static const char *const fields[] = { "value", "queue", "napi_id", "disruptive", NULL };
+	static struct knob_inst sel[DEV_MAX_QUEUES];
+	char err[256], reason[REASON_MAX], shown[4 * IFNAMSIZ + 1];
+	uint64_t value, q = 0, napi = 0, oldv, newv;
+	int64_t queue = -1, napi_id = -1;
+	int disruptive = 0, k, st;
+	unsigned int n, i;
+	struct device *d;
+	json_t *changes;
+
+	st = writable_dev(dev, &d, out);
+	if (st)
+		return st;
+	k = knob_or_error(knob, out);
+	if (k < 0)
+		return 404;
+	if ((st = rv_only_fields(body, fields, out)))
+		return st;
+	if ((st = rv_uint(body, "value", 1, 0, UINT64_MAX, &value, out)))
+		return st;
+	st = rv_uint(body, "queue", 0, 0, DEV_MAX_QUEUES - 1, &q, out);
+	if (st > 1)
+		return st;
+	queue = st ? -1 : (int64_t)q;
+	st = rv_uint(body, "napi_id", 0, 1, UINT32_MAX, &napi, out);
+	if (st > 1)
+		return st;
+	napi_id = st ? -1 : (int64_t)napi;
+	st = rv_bool(body, "disruptive", &disruptive, out);
+	if (st > 1)
+		return st;
+
+	if (knob_table[k].disruptive && !disruptive) {
+		*out = apierr_new(VQ_ERR_CONFLICT, "disruptive",
+				  "%s may reset the device's queues: send \"disruptive\":true to accept",
+				  knob);
+		return 409;
+	}
+	n = select_insts(d, k, queue, napi_id, sel, DEV_MAX_QUEUES);
+	if (!n) {
+		if (!knob_instances(d, k, sel, 0)) {
+			*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob",
+					  "%s is not supported by this device or kernel", knob);
+			return 422;
+		}
+		*out = apierr_new(VQ_ERR_NOT_FOUND, queue >= 0 ? "queue" : "napi_id",
+				  "%s has no instance on that %s", knob,
+				  queue >= 0 ? "queue" : "NAPI");
+		return 404;
+	}
+	/* all instances are range-checked before the kernel sees any value */
+	for (i = 0; i < n; i++) {
+		if (knob_check(&sel[i], value, err, sizeof(err))) {
+			*out = apierr_new(VQ_ERR_OUT_OF_RANGE, "value", "%s", err);
+			return 422;
+		}
+	}
+	util_name_display(d->name, shown, sizeof(shown));
+	snprintf(reason, sizeof(reason), "manual set of %s on %s%s%s", knob, d->ns->name,
+		 d->ns->name[0] ? ":" : "", shown);
+	changes = json_array();
+	for (i = 0; i < n; i++) {
+		st = act_set(d, &sel[i], value, WHO_MANUAL, true, reason, &oldv, &newv, err,
+			     sizeof(err));
+		if (st) {
+			json_decref(changes);
+			if (st == -ERANGE) {
+				*out = apierr_new(VQ_ERR_OUT_OF_RANGE, "value", "%s", err);
+				return 422;
+			}
+			*out = apierr_new(VQ_ERR_KERNEL, NULL, "%s %s: %s", knob, sel[i].inst,
+					  err[0] ? err : strerror(-st));
+			return 502;
+		}
+		json_array_append_new(changes, json_pack("{s:s, s:s, s:I, s:I}", "knob", knob,
+							 "instance", sel[i].inst,
+							 "old", (json_int_t)oldv,
+							 "new", (json_int_t)newv));
+	}
+	*out = json_pack("{s:o}", "changes", changes);
+	return 200;
+}
+
+int view_knob_release(const char *dev, const char *knob, const char *queue, json_t **out)
+{
+	static struct knob_inst sel[DEV_MAX_QUEUES];
+	struct device *d;
+	unsigned int n, i;
+	int k, st, released = 0;
+	long q = -1;
+
+	st = writable_dev(dev, &d, out);
+	if (st)
+		return st;
+	k = knob_or_error(knob, out);
+	if (k < 0)
+		return 404;
+	if (queue) {
+		char *end;
+
+		q = strtol(queue, &end, 10);
+		if (!*queue || *end || q < 0 || q >= DEV_MAX_QUEUES) {
+			*out = apierr_new(VQ_ERR_INVALID_FIELD, "queue",
+					  "queue: must be an integer 0..%d", DEV_MAX_QUEUES - 1);
+			return 400;
+		}
+	}
+	if (q < 0) {
+		released = act_release(d, k, NULL);
+	} else {
+		n = select_insts(d, k, q, -1, sel, DEV_MAX_QUEUES);
+		for (i = 0; i < n; i++)
+			released += act_release(d, k, sel[i].inst);
+	}
+	*out = json_pack("{s:i}", "released", released);
+	return 200;
+}
+
+int view_pause(const char *dev, int pause, json_t **out)
+{
+	struct device *d;
+	int st;
+
+	st = writable_dev(dev, &d, out);
+	if (st)
+		return st;
+	if (d->paused != !!pause) {
+		d->paused = pause;
+		act_event(d, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "controllers %s",
+			  pause ? "paused" : "resumed");
+	}
+	*out = json_pack("{s:o, s:b}", "device", util_json_str(d->name), "paused", d->paused);
+	return 200;
+}
+
+int view_policy_get(json_t **out)
+{
+	*out = json_pack("{s:o}", "policy", policy_json());
+	return 200;
+}
+
+int view_policy_put(json_t *body, json_t **out)
+{
+	struct policy p;
+	int st = policy_parse(body, &p, out);
+
+	if (st)
+		return st;
+	policy_set(&p);
+	act_event(NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed, mode %s",
+		  p.name, p.mode);
+	return view_policy_get(out);
+}
+
+int view_events(uint64_t since, unsigned int limit, json_t **out)
+{
+	uint64_t next;
+	json_t *arr = act_events_json(since, limit, &next);
+
+	*out = json_pack("{s:o, s:I}", "events", arr, "next", (json_int_t)next);
+	return 200;
+}
+
+int view_restore(json_t **out)
+{
+	json_t *failed = json_array();
+	int n = act_restore_all(failed);
+
+	*out = json_pack("{s:i, s:o}", "restored", n, "failed", failed);
+	return 200;
+}
