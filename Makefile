@@ -69,7 +69,10 @@ UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/test_%)
 check-unit: $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)
 
-check-netns: all
+# test tools built from the daemon's providers (vqprobe)
+include tests/tools/tools.mk
+
+check-netns: all tools
 	@tests/netns/run.sh
 
 # The VM tier (module tests in QEMU guests) is defined in kmod/kmod.mk when present.

@@ -83,8 +83,13 @@ struct device {
 	struct rate_ctr drc[DC_NUM];
 	double drate[DC_NUM];
 	bool dvalid;			/* device rates valid this interval */
-	uint64_t interval_ns;		/* between the last two samples */
-	uint64_t sampled_ns;		/* CLOCK_MONOTONIC of the last sample */
+	/*
+	 * CLOCK_MONOTONIC when the counters were read, taken right after the read (not at the
+	 * tick) so a loop delayed by load does not skew rates; device (rtnl) and queue
+	 * counters are read at different moments and keep their own times.
+	 */
+	uint64_t sampled_ns, interval_ns;	/* device counters */
+	uint64_t q_sampled_ns, q_interval_ns;	/* queue counters */
 
 	struct ndv_napi *napi;		/* per-NAPI state, from NAPI_GET */
 	unsigned int n_napi;

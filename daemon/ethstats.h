@@ -9,6 +9,7 @@
 #ifndef VQ_ETHSTATS_H
 #define VQ_ETHSTATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define ETS_MAX_QUEUES	256
@@ -29,7 +30,8 @@ struct ets_stats {
 /*
  * Read device @ifname's per-queue counters with ioctls on @fd (any AF_INET/AF_UNIX
  * datagram socket created in the device's netns). Returns 0, -EOPNOTSUPP when the driver
- * has no stats or no per-queue strings, or -errno.
+ * has no stats or no per-queue strings, -EAGAIN when the stat set changed while reading
+ * (queues reconfigured; retry), or -errno.
  */
 int ets_read(int fd, const char *ifname, struct ets_stats *out);
 
@@ -38,5 +40,20 @@ int ets_read(int fd, const char *ifname, struct ets_stats *out);
  * Returns 1 on a match, 0 when the string is not a per-queue counter we know.
  */
 int ets_parse_name(const char *s, char *dir, unsigned int *queue, enum ets_ctr *ctr);
+
+/*
+ * ets_parse_name() plus @alias: true when the match is veth's xdp_packets/xdp_bytes, which
+ * ets_read() uses only on driver "veth" and only when no plain packets/bytes exists (on
+ * virtio_net xdp_packets counts XDP program runs, not traffic). Same returns.
+ */
+int ets_match(const char *s, char *dir, unsigned int *queue, enum ets_ctr *ctr, bool *alias);
+
+/*
+ * Pure core of ets_read(): @n stat names of ETH_GSTRING_LEN (32) bytes each at @names and
+ * their values @vals into @out. @is_veth enables the xdp_* aliases. Returns 0,
+ * -EOPNOTSUPP when no per-queue counter matched, or -ENOMEM.
+ */
+int ets_parse_all(const char *names, const uint64_t *vals, unsigned int n, bool is_veth,
+		  struct ets_stats *out);
 
 #endif

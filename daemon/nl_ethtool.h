@@ -64,4 +64,15 @@ int eth_channels_get(struct eth_sock *s, int ifindex, struct eth_channels *out,
 int eth_channels_set(struct eth_sock *s, int ifindex, enum eth_chan_field which,
 		     uint32_t value, char *err, size_t errlen);
 
+/*
+ * Reply parsers used by the getters, exposed for unit tests: one *_GET_REPLY message
+ * (genlmsghdr + attributes). Unknown attributes are skipped. 0 or -EBADMSG (bad size).
+ */
+struct nlmsghdr;
+int eth_parse_coalesce(const struct nlmsghdr *nlh, struct eth_coalesce *out);
+int eth_parse_rings(const struct nlmsghdr *nlh, struct eth_rings *out);
+int eth_parse_channels(const struct nlmsghdr *nlh, struct eth_channels *out);
+/* NLMSG_ERROR / NLMSG_DONE: returns its error (0 or -errno), extack text into @err. */
+int eth_parse_ack(const struct nlmsghdr *nlh, char *err, size_t errlen);
+
 #endif

@@ -93,4 +93,16 @@ enum ndv_napi_knob {
 int ndv_napi_set(struct ndv_sock *s, uint32_t napi_id, enum ndv_napi_knob knob,
 		 uint64_t value, char *err, size_t errlen);
 
+/*
+ * Parsers the dumps use, exposed for unit tests: one genl reply message (genlmsghdr +
+ * attributes) into the struct. Unknown attributes are skipped. Returns 0, or -EBADMSG
+ * when a known attribute has the wrong size or an identifying attribute is missing.
+ */
+struct nlmsghdr;
+int ndv_parse_napi(const struct nlmsghdr *nlh, struct ndv_napi *out);
+int ndv_parse_queue(const struct nlmsghdr *nlh, struct ndv_queue *out);
+int ndv_parse_qstats(const struct nlmsghdr *nlh, struct ndv_qstats *out);
+/* NLMSG_ERROR / NLMSG_DONE: returns its error (0 or -errno), extack text into @err. */
+int ndv_parse_ack(const struct nlmsghdr *nlh, char *err, size_t errlen);
+
 #endif

@@ -242,17 +242,19 @@ static void netdev_sample(struct netns *ns)
 	ndv_queue_dump(ns->ndv, 0, queue_cb, ns);
 }
 
-static void ethtool_queues(struct device *d)
+/* Returns true when any queue took its counters from ethtool -S. */
+static bool ethtool_queues(struct device *d)
 {
 	static const enum qctr map[ETS_NUM] = {
 		[ETS_PACKETS] = QC_PACKETS, [ETS_BYTES] = QC_BYTES, [ETS_DROPS] = QC_DROPS,
 		[ETS_TX_STOP] = QC_TX_STOP, [ETS_TX_WAKE] = QC_TX_WAKE,
 	};
 	unsigned int q, c;
+	bool used = false;
 	int dir;
 
 	if (ets_read(d->ns->ioctl_fd, d->name, &ets_buf))
-		return;
+		return false;
 	for (dir = 0; dir < 2; dir++) {
 		unsigned int n = dir ? d->n_tx : d->n_rx;
 		struct queue *qs = dir ? d->txq : d->rxq;
@@ -262,6 +264,7 @@ static void ethtool_queues(struct device *d)
 			if (qs[q].src == QSRC_QSTATS || !es[q].present)
 				continue;
 			qs[q].src = QSRC_ETHTOOL;
+			used = true;
 			for (c = 0; c < ETS_NUM; c++) {
 				if (!(es[q].present & (1u << c)))
 					continue;
@@ -270,6 +273,7 @@ static void ethtool_queues(struct device *d)
 			}
 		}
 	}
+	return used;
 }
 
 static void queue_rates(struct device *d, struct queue *q, uint64_t dt)
@@ -287,35 +291,44 @@ static void queue_rates(struct device *d, struct queue *q, uint64_t dt)
 	}
 }
 
-static void device_sample(struct device *d, uint64_t now)
+/*
+ * @t_link: when this namespace's link dump (device counters) was read; @t_qstats: when its
+ * qstats dump was read. ethtool -S counters are timed at their own read.
+ */
+static void device_sample(struct device *d, uint64_t t_link, uint64_t t_qstats)
 {
-	uint64_t dt = d->sampled_ns ? now - d->sampled_ns : 0;
+	uint64_t t_q = t_qstats;
 	unsigned int q;
 	int c;
 
-	d->interval_ns = dt;
-	d->sampled_ns = now;
+	d->interval_ns = d->sampled_ns ? t_link - d->sampled_ns : 0;
+	d->sampled_ns = t_link;
 	for (q = 0; q < d->n_tx; q++)
 		sfs_bql_read(d->ns->sysfs, d->name, q, d->txq[q].bql, &d->txq[q].bql_present);
 	sfs_dnapi_read(d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
-	ethtool_queues(d);
+	if (ethtool_queues(d))
+		t_q = util_now_ns(CLOCK_MONOTONIC);
+	d->q_interval_ns = d->q_sampled_ns ? t_q - d->q_sampled_ns : 0;
+	d->q_sampled_ns = t_q;
 	d->dvalid = true;
 	for (c = 0; c < DC_NUM; c++)
-		if (rate_feed(&d->drc[c], d->dctr[c], d->gen, dt, &d->drate[c]) != RATE_OK)
+		if (rate_feed(&d->drc[c], d->dctr[c], d->gen, d->interval_ns, &d->drate[c]) != RATE_OK)
 			d->dvalid = false;
 	for (q = 0; q < d->n_rx; q++)
-		queue_rates(d, &d->rxq[q], dt);
+		queue_rates(d, &d->rxq[q], d->q_interval_ns);
 	for (q = 0; q < d->n_tx; q++)
-		queue_rates(d, &d->txq[q], dt);
+		queue_rates(d, &d->txq[q], d->q_interval_ns);
 }
 
-static void ns_tick(struct netns *ns, uint64_t now)
+static void ns_tick(struct netns *ns)
 {
+	uint64_t t_link, t_qstats;
 	struct device *d;
 	unsigned int q;
 
 	if (links_sync(ns, true))
 		return;
+	t_link = util_now_ns(CLOCK_MONOTONIC);
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
@@ -325,12 +338,13 @@ static void ns_tick(struct netns *ns, uint64_t now)
 			d->txq[q].present = 0, d->txq[q].src = QSRC_NONE, d->txq[q].napi_id = 0;
 	}
 	netdev_sample(ns);
+	t_qstats = util_now_ns(CLOCK_MONOTONIC);
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
-		if (now - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
+		if (t_link - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
 			eth_refresh(d);
-		device_sample(d, now);
+		device_sample(d, t_link, t_qstats);
 		if (d->managed)
 			act_check_outside(d);
 	}
@@ -338,9 +352,8 @@ static void ns_tick(struct netns *ns, uint64_t now)
 
 void smp_tick(void)
 {
-	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
 	unsigned int i;
 
 	for (i = 0; i < netns_count(); i++)
-		ns_tick(netns_at(i), now);
+		ns_tick(netns_at(i));
 }

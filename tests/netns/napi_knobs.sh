@@ -1,0 +1,36 @@
+#!/bin/bash
+# Every NAPI knob set through vqtunectl changes the kernel's value, as read by an independent
+# netlink reader (tests/tools/napi_read.py, no code shared with the daemon); `restore` puts
+# each original back.
+source "$(dirname "$0")/lib.sh"
+vq_init
+A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
+vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+IFX=$(vq_ifindex "$B" vb)
+NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IFX" '$2 == i { print $1; exit }')
+[ -n "$NAPI" ] || { echo "FAIL: vb has no NAPI (GRO on should give one)"; exit $KSFT_FAIL; }
+
+declare -A value=( [defer-hard-irqs]=5 [gro-flush-timeout]=200000 [irq-suspend-timeout]=3000000 [threaded]=1 )
+declare -A field=( [defer-hard-irqs]=defer_hard_irqs [gro-flush-timeout]=gro_flush_timeout
+		   [irq-suspend-timeout]=irq_suspend_timeout [threaded]=threaded )
+declare -A orig
+for k in "${!value[@]}"; do
+	orig[$k]=$(vq_napi "$B" "$IFX" "${field[$k]}")
+	vq_ctl set "$B:vb" "$k" "${value[$k]}" --napi-id "$NAPI" >/dev/null
+	check "vqtunectl set $k exit code" 0 $?
+	check "$k as the kernel reports it" "${value[$k]}" "$(vq_napi "$B" "$IFX" "${field[$k]}")"
+done
+# the device view reports the change, the original and the pin
+dev=$(vq_ctl --json device "$B:vb")
+check "gro-flush-timeout value in the device view" 200000 "$(echo "$dev" | vq_json '[k["value"] for k in d["knobs"] if k["name"]=="gro-flush-timeout"][0]')"
+check "gro-flush-timeout original in the device view" "${orig[gro-flush-timeout]}" "$(echo "$dev" | vq_json '[k["original"] for k in d["knobs"] if k["name"]=="gro-flush-timeout"][0]')"
+check "gro-flush-timeout pinned" True "$(echo "$dev" | vq_json '[k["pinned"] for k in d["knobs"] if k["name"]=="gro-flush-timeout"][0]')"
+
+vq_ctl restore >/dev/null
+check "vqtunectl restore exit code" 0 $?
+for k in "${!value[@]}"; do
+	check "$k restored" "${orig[$k]}" "$(vq_napi "$B" "$IFX" "${field[$k]}")"
+done
+check "journal empty after restore" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
+vq_done

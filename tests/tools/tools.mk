@@ -1,0 +1,14 @@
+# Test tools built from the daemon's providers. Included by the top Makefile
+# (`include tests/tools/tools.mk`); `make tools` builds them into $(BUILD)/tests/tools/.
+VQPROBE_OBJS := $(BUILD)/daemon/nl_netdev.o $(BUILD)/daemon/nl_ethtool.o \
+		$(BUILD)/daemon/ethstats.o
+
+$(BUILD)/tests/tools/vqprobe.o: tests/tools/vqprobe.c $(wildcard daemon/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call pkgcflags,libmnl) -c -o $@ $<
+
+$(BUILD)/tests/tools/vqprobe: $(BUILD)/tests/tools/vqprobe.o $(VQPROBE_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call pkglibs,libmnl)
+
+.PHONY: tools
+tools: $(BUILD)/tests/tools/vqprobe
