@@ -57,12 +57,16 @@ $(BUILD)/vqtunectl: $(CTL_OBJS)
 UNIT_TESTS :=
 include tests/unit/unit.mk
 define unit_rule
-$(BUILD)/tests/test_$(1).o: tests/unit/test_$(1).c $(wildcard daemon/*.h include/*.h tests/unit/*.h)
+$(BUILD)/tests/test_$(1).o: tests/unit/test_$(1).c $(wildcard daemon/*.h ctl/*.h include/*.h tests/unit/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS) $$(call pkgcflags,$$(DAEMON_PKGS) cmocka) -Wno-unused-parameter -c -o $$@ $$<
 $(BUILD)/tests/test_$(1): $(BUILD)/tests/test_$(1).o $$(test_$(1)_OBJS:%.c=$(BUILD)/%.o)
-	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(call pkglibs,$$(DAEMON_PKGS) cmocka) -lm
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(call pkglibs,$$(DAEMON_PKGS) cmocka $$(test_$(1)_PKGS)) -lm
 endef
+# helpers that only tests link (fakes of a module's neighbours)
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(wildcard daemon/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call pkgcflags,$(DAEMON_PKGS)) -c -o $@ $<
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/test_%)
 

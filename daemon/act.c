@@ -300,7 +300,7 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 
 	if (since + 1 > first)
 		first = since + 1;
-	*next = first;
+	*next = since;
 	for (id = first; id < next_event_id && limit; id++, limit--) {
 		const struct event *ev = &events[(id - 1) % ACT_EVENTS_MAX];
 		json_t *o = json_pack("{s:I, s:I, s:o, s:s, s:s, s:s, s:o, s:s, s:o, s:o}",
@@ -314,7 +314,7 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 		json_object_set_new(o, "old", ev->has_old ? json_integer(ev->old_) : json_null());
 		json_object_set_new(o, "new", ev->has_new ? json_integer(ev->new_) : json_null());
 		json_array_append_new(arr, o);
-		*next = id + 1;
+		*next = id;
 	}
 	return arr;
 }

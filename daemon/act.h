@@ -59,7 +59,10 @@ unsigned int act_changed_count(void);
 void act_event(const struct device *d, const char *knob, const char *inst, int queue,
 	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
-/* Events with id > @since, at most @limit, as a JSON array; *next = last id + 1. */
+/*
+ * Events with id > @since, oldest first, at most @limit, as a JSON array. *next = the id of
+ * the last one returned (@since when none): pass it as the next @since.
+ */
 json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next);
 uint64_t act_event_count(void);
 

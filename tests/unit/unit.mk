@@ -1,2 +1,20 @@
 # Each unit test: add its name to UNIT_TESTS and list the daemon sources it links
 # as test_NAME_OBJS (sources, e.g. daemon/rate.c; they are built under build/).
+UNIT_TESTS += rate
+test_rate_OBJS := daemon/rate.c
+UNIT_TESTS += nl_netdev nl_ethtool ethstats
+test_nl_netdev_OBJS := daemon/nl_netdev.c
+test_nl_ethtool_OBJS := daemon/nl_ethtool.c
+test_ethstats_OBJS := daemon/ethstats.c
+
+# api: HTTP layer driven by libcurl against tests/unit/fake_view.c (owner: api)
+UNIT_TESTS += api prom reqval
+test_api_OBJS := daemon/api.c daemon/apierr.c daemon/util.c daemon/log.c tests/unit/fake_view.c
+test_prom_OBJS := daemon/prom.c
+test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
+test_api_PKGS := libcurl
+
+# vqtunectl pure helpers (owner: ctl); built from ctl/ with the ctl flags, need only jansson
+UNIT_TESTS += ctl_fmt ctl_table
+test_ctl_fmt_OBJS := ctl/fmt.c ctl/jpath.c
+test_ctl_table_OBJS := ctl/table.c

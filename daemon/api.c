@@ -1,0 +1,943 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * api: vqtuned's HTTP/1.1 server on libmicrohttpd in external epoll mode (no MHD threads:
+ * the daemon's one loop watches api_fds()). One MHD daemon per listener, so a request knows
+ * from its daemon whether it may write. Routing, limits and auth follow docs/api.md; the
+ * handler style (method first, route table, printf-checked error replies, request state
+ * freed in the completion callback) follows systemd's journal-gatewayd.
+ *
+ * Paths are routed on the raw request-target (from the URI log callback), split at '/' and
+ * only then percent-decoded per segment (RFC 3986 2.1), so "%2F" stays inside its segment
+ * and "%FF" reaches view_* as the byte 0xFF. Query parameters are decoded by MHD.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "apierr.h"
+#include "log.h"
+#include "util.h"
+#include "view.h"
+#include "vqtune_api.h"
+
+/* Simultaneous connections: a CLI and a scraper or two; bounds memory (MHD pool each). */
+#define API_CONN_LIMIT		64
+/* Idle connection timeout in seconds: long enough for a slow client, short for a stuck one. */
+#define API_CONN_TIMEOUT_S	10
+/* listen(2) backlog: connections queued between two passes of the daemon's loop. */
+#define API_LISTEN_BACKLOG	16
+/* Path segments the deepest route has (v1/devices/{dev}/knobs/{knob}) plus slack. */
+#define API_PATH_MAX_SEGS	8
+/* Captured {dev}/{knob} segments per route. */
+#define API_MAX_ARGS		2
+/* Body bytes discarded after the cap before hanging up: a bounded read to send the 413. */
+#define API_DISCARD_MAX_BYTES	(1024 * 1024)
+/* Token file size limit: a bearer token is a few dozen bytes; anything larger is a mistake. */
+#define API_TOKEN_MAX_BYTES	4096
+/* MHD_run() passes per api_run(): drains connections MHD left ready without starving the loop. */
+#define API_RUN_MAX_PASSES	4
+/* GET /v1/events limits (docs/api.md) */
+#define API_EVENTS_LIMIT_DEFAULT	1000
+#define API_EVENTS_LIMIT_MAX		10000
+/* Longest "Allow" value: every method name once. */
+#define API_ALLOW_MAX_BYTES	64
+/* Longest MHD log line kept. */
+#define API_LOG_MAX_BYTES	512
+
+/* Unix socket and TCP. */
+#define API_MAX_LISTENERS	2
+/* Statuses a view may answer with: success through server error (RFC 9110 15). */
+#define API_STATUS_MIN		200
+#define API_STATUS_MAX		599
+
+/* Authorization scheme and WWW-Authenticate challenge (RFC 6750 2.1, 3) */
+#define API_BEARER		"Bearer "
+#define API_AUTH_REALM		"Bearer realm=\"vqtuned\""
+
+#define API_CT_JSON		"application/json"
+#define API_CT_TEXT		"text/plain; charset=utf-8"
+#define API_CT_PROM		"text/plain; version=0.0.4; charset=utf-8"
+
+struct listener {
+	struct MHD_Daemon *mhd;
+	bool write_ok;		/* unix socket: writes allowed without a token */
+	char *token;		/* TCP with --token-file: writes need this bearer token */
+	size_t token_len;
+};
+
+struct api {
+	struct listener l[API_MAX_LISTENERS];
+	int n;
+	char *unix_path;
+};
+
+/* Per-request state: made in req_begin(), freed in req_done(). */
+struct req {
+	char *path;		/* raw path of the request-target, percent-encoded */
+	char *seg[API_PATH_MAX_SEGS];
+	int nseg;
+	const char *arg[API_MAX_ARGS];
+	const struct route *route;
+	bool started, too_large, has_body;
+	char *body;
+	size_t len, cap, discarded;
+};
+
+struct reply {
+	int status;
+	json_t *json;		/* reply body, or NULL when @text is set */
+	char *text;		/* malloc'ed */
+	size_t text_len;
+	const char *ctype;
+};
+
+enum route_body { BODY_OPTIONAL, BODY_REQUIRED };
+
+struct route {
+	const char *method;
+	const char *segs[API_PATH_MAX_SEGS];	/* NULL-terminated; ARG captures one segment */
+	int id;			/* enum route_id */
+	enum route_body body;
+};
+
+#define ARG	"*"
+
+/* ---- replies ---- */
+
+static enum MHD_Result queue_buf(struct MHD_Connection *c, int status, const char *ctype,
+				 char *buf, size_t len, const char *hdr, const char *hval)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	resp = MHD_create_response_from_buffer(len, buf, MHD_RESPMEM_MUST_FREE);
+	if (!resp) {
+		free(buf);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	if (hdr)
+		MHD_add_response_header(resp, hdr, hval);
+	ret = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* Steals @j. */
+static enum MHD_Result queue_json(struct MHD_Connection *c, int status, json_t *j,
+				  const char *hdr, const char *hval)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+
+	json_decref(j);
+	if (!s)
+		return MHD_NO;
+	return queue_buf(c, status, API_CT_JSON, s, strlen(s), hdr, hval);
+}
+
+static enum MHD_Result __attribute__((format(printf, 6, 0)))
+reply_verr(struct MHD_Connection *c, int status, const char *hdr, const char *hval,
+	   const char *code, const char *fmt, va_list ap)
+{
+	char msg[API_LOG_MAX_BYTES];
+	json_t *e;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	e = apierr_new(code, NULL, "%s", msg);
+	if (!e)
+		return MHD_NO;
+	return queue_json(c, status, e, hdr, hval);
+}
+
+/* An error object reply (docs/api.md "Errors"). */
+static enum MHD_Result __attribute__((format(printf, 4, 5)))
+reply_err(struct MHD_Connection *c, int status, const char *code, const char *fmt, ...)
+{
+	enum MHD_Result ret;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ret = reply_verr(c, status, NULL, NULL, code, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* The same with one extra header (Allow, WWW-Authenticate). */
+static enum MHD_Result __attribute__((format(printf, 6, 7)))
+reply_err_hdr(struct MHD_Connection *c, int status, const char *hdr, const char *hval,
+	      const char *code, const char *fmt, ...)
+{
+	enum MHD_Result ret;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ret = reply_verr(c, status, hdr, hval, code, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* ---- request parsing helpers ---- */
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch |= 0x20;
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+/* Percent-decode @s in place (RFC 3986 2.1); -EINVAL on a bad escape or a %00. */
+static int pct_decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		int hi, lo;
+
+		if (*s != '%') {
+			*o++ = *s;
+			continue;
+		}
+		hi = hexval(s[1]);
+		lo = hi < 0 ? -1 : hexval(s[2]);
+		if (lo < 0 || (hi == 0 && lo == 0))
+			return -EINVAL;
+		*o++ = (char)(hi << 4 | lo);
+		s += 2;
+	}
+	*o = '\0';
+	return 0;
+}
+
+/* Split the raw path into decoded segments. 0, -ENOENT (no route can match), -EINVAL. */
+static int req_split(struct req *r)
+{
+	char *p = r->path, *slash;
+
+	if (p[0] != '/')
+		return -ENOENT;
+	p++;
+	for (;;) {
+		if (r->nseg == API_PATH_MAX_SEGS)
+			return -ENOENT;
+		slash = strchr(p, '/');
+		if (slash)
+			*slash = '\0';
+		r->seg[r->nseg++] = p;
+		if (pct_decode(p))
+			return -EINVAL;
+		if (!slash)
+			return 0;
+		p = slash + 1;
+	}
+}
+
+/* Strict unsigned decimal: digits only, no sign, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * Nesting depth of a JSON text without parsing it, so a deep body is refused by our limit
+ * and not by the parser's (jansson's own limit is 2048). Brackets inside strings do not count.
+ */
+static bool json_depth_ok(const char *s, size_t n, unsigned int max)
+{
+	bool in_str = false, esc = false;
+	unsigned int depth = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (ch == '\\')
+				esc = true;
+			else if (ch == '"')
+				in_str = false;
+		} else if (ch == '"') {
+			in_str = true;
+		} else if (ch == '[' || ch == '{') {
+			if (++depth > max)
+				return false;
+		} else if ((ch == ']' || ch == '}') && depth) {
+			depth--;
+		}
+	}
+	return true;
+}
+
+/* Media type (before any parameter) is application/json, case-insensitively (RFC 9110 8.3.1). */
+static bool ctype_is_json(const char *ct)
+{
+	size_t n = strlen(API_CT_JSON);
+
+	if (!ct)
+		return false;
+	ct += strspn(ct, " \t");
+	if (strncasecmp(ct, API_CT_JSON, n))
+		return false;
+	ct += n;
+	ct += strspn(ct, " \t");
+	return *ct == '\0' || *ct == ';';
+}
+
+/* Compare in time that depends only on the lengths, not on where the bytes differ. */
+static bool token_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+	unsigned char diff = alen != blen;
+	size_t i;
+
+	for (i = 0; i < alen; i++)
+		diff |= (unsigned char)a[i] ^ (unsigned char)b[i % (blen ? blen : 1)];
+	return blen && !diff;
+}
+
+/* ---- routes: HTTP in, view_* out ---- */
+
+enum route_id {
+	R_STATUS, R_DEVICES, R_DEVICE, R_QUEUES, R_KNOB_SET, R_KNOB_RELEASE, R_PAUSE, R_RESUME,
+	R_POLICY_GET, R_POLICY_PUT, R_EVENTS, R_RESTORE, R_METRICS, R_HEALTHZ,
+};
+
+static const struct route routes[] = {
+	{ "GET",    { "v1", "status" }, R_STATUS, BODY_OPTIONAL },
+	{ "GET",    { "v1", "devices" }, R_DEVICES, BODY_OPTIONAL },
+	{ "GET",    { "v1", "devices", ARG }, R_DEVICE, BODY_OPTIONAL },
+	{ "GET",    { "v1", "devices", ARG, "queues" }, R_QUEUES, BODY_OPTIONAL },
+	{ "PUT",    { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_SET, BODY_REQUIRED },
+	{ "DELETE", { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_RELEASE, BODY_OPTIONAL },
+	{ "POST",   { "v1", "devices", ARG, "pause" }, R_PAUSE, BODY_OPTIONAL },
+	{ "POST",   { "v1", "devices", ARG, "resume" }, R_RESUME, BODY_OPTIONAL },
+	{ "GET",    { "v1", "policy" }, R_POLICY_GET, BODY_OPTIONAL },
+	{ "PUT",    { "v1", "policy" }, R_POLICY_PUT, BODY_REQUIRED },
+	{ "GET",    { "v1", "events" }, R_EVENTS, BODY_OPTIONAL },
+	{ "POST",   { "v1", "restore" }, R_RESTORE, BODY_OPTIONAL },
+	{ "GET",    { "metrics" }, R_METRICS, BODY_OPTIONAL },
+	{ "GET",    { "healthz" }, R_HEALTHZ, BODY_OPTIONAL },
+};
+
+/* GET /v1/events?since=ID&limit=N: both optional, checked here, named when wrong. */
+static int route_events(struct MHD_Connection *c, json_t **out)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+	const char *l = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
+	uint64_t since = 0, limit = API_EVENTS_LIMIT_DEFAULT;
+
+	if (s && parse_u64(s, &since)) {
+		*out = apierr_new(VQ_ERR_BAD_REQUEST, "since",
+				  "since: must be a non-negative integer");
+		return MHD_HTTP_BAD_REQUEST;
+	}
+	if (l && (parse_u64(l, &limit) || limit < 1 || limit > API_EVENTS_LIMIT_MAX)) {
+		*out = apierr_new(VQ_ERR_BAD_REQUEST, "limit",
+				  "limit: must be an integer from 1 to %d", API_EVENTS_LIMIT_MAX);
+		return MHD_HTTP_BAD_REQUEST;
+	}
+	return view_events(since, (unsigned int)limit, out);
+}
+
+/* GET /metrics: Prometheus text, or a JSON 500 when the view has none. */
+static void route_metrics(struct reply *rep)
+{
+	rep->status = view_metrics(&rep->text, &rep->text_len);
+	rep->ctype = API_CT_PROM;
+	if (rep->status != MHD_HTTP_OK || !rep->text) {
+		free(rep->text);
+		rep->text = NULL;
+		rep->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		rep->json = apierr_new(VQ_ERR_INTERNAL, NULL, "metrics are not available");
+	}
+}
+
+static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struct reply *rep)
+{
+	const char *dev = r->arg[0], *knob = r->arg[1], *q;
+	json_t **out = &rep->json;
+
+	switch (r->route->id) {
+	case R_STATUS:		rep->status = view_status(out); break;
+	case R_DEVICES:		rep->status = view_devices(out); break;
+	case R_DEVICE:		rep->status = view_device(dev, out); break;
+	case R_QUEUES:		rep->status = view_queues(dev, out); break;
+	case R_KNOB_SET:	rep->status = view_knob_set(dev, knob, b, out); break;
+	case R_KNOB_RELEASE:
+		q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "queue");
+		rep->status = view_knob_release(dev, knob, q, out);
+		break;
+	case R_PAUSE:		rep->status = view_pause(dev, 1, out); break;
+	case R_RESUME:		rep->status = view_pause(dev, 0, out); break;
+	case R_POLICY_GET:	rep->status = view_policy_get(out); break;
+	case R_POLICY_PUT:	rep->status = view_policy_put(b, out); break;
+	case R_EVENTS:		rep->status = route_events(c, out); break;
+	case R_RESTORE:		rep->status = view_restore(out); break;
+	case R_METRICS:		route_metrics(rep); break;
+	case R_HEALTHZ:
+		rep->text = strdup("ok\n");
+		rep->text_len = rep->text ? strlen(rep->text) : 0;
+		rep->ctype = API_CT_TEXT;
+		rep->status = rep->text ? MHD_HTTP_OK : MHD_HTTP_INTERNAL_SERVER_ERROR;
+		break;
+	}
+}
+
+static bool route_is_write(const struct route *rt)
+{
+	return strcmp(rt->method, "GET") != 0;
+}
+
+/* Does @rt's path match @r? Fills r->arg on a match. */
+static bool route_match(const struct route *rt, struct req *r)
+{
+	int i, na = 0;
+
+	for (i = 0; i < r->nseg; i++) {
+		const char *p = rt->segs[i];
+
+		if (!p)
+			return false;
+		if (!strcmp(p, ARG)) {
+			/* an empty {dev} or {knob} names nothing */
+			if (!r->seg[i][0] || na == API_MAX_ARGS)
+				return false;
+			r->arg[na++] = r->seg[i];
+		} else if (strcmp(p, r->seg[i])) {
+			return false;
+		}
+	}
+	return i == API_PATH_MAX_SEGS || !rt->segs[i];
+}
+
+/* The route for @method; NULL with @allow filled ("" when the path matches nothing). */
+static const struct route *route_find(struct req *r, const char *method, char *allow,
+				      size_t allow_len)
+{
+	size_t i;
+
+	/* HEAD is GET without the body (RFC 9110 9.3.2); MHD drops the body */
+	if (!strcmp(method, "HEAD"))
+		method = "GET";
+	allow[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(routes); i++) {
+		if (!route_match(&routes[i], r))
+			continue;
+		if (!strcmp(routes[i].method, method))
+			return &routes[i];
+		snprintf(allow + strlen(allow), allow_len - strlen(allow), "%s%s%s",
+			 allow[0] ? ", " : "", routes[i].method,
+			 route_is_write(&routes[i]) ? "" : ", HEAD");
+	}
+	return NULL;
+}
+
+/* Write permission (docs/api.md): 0 when allowed, else the reply is queued in *ret. */
+static int check_write(const struct listener *l, struct MHD_Connection *c, enum MHD_Result *ret)
+{
+	const char *auth, *tok;
+
+	if (l->write_ok)
+		return 0;
+	if (!l->token) {
+		*ret = reply_err(c, MHD_HTTP_FORBIDDEN, VQ_ERR_FORBIDDEN,
+				 "this listener is read-only; write through the unix socket");
+		return -EPERM;
+	}
+	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	/* RFC 6750 2.1: "Bearer" (scheme case-insensitive, RFC 9110 11.1), then the token */
+	if (auth && !strncasecmp(auth, API_BEARER, strlen(API_BEARER))) {
+		tok = auth + strlen(API_BEARER);
+		tok += strspn(tok, " ");
+		if (token_equal(tok, strlen(tok), l->token, l->token_len))
+			return 0;
+		*ret = reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+				     API_AUTH_REALM ", error=\"invalid_token\"",
+				     VQ_ERR_UNAUTHORIZED, "bearer token does not match");
+		return -EACCES;
+	}
+	*ret = reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+			     API_AUTH_REALM, VQ_ERR_UNAUTHORIZED,
+			     "writes on this listener need a bearer token");
+	return -EACCES;
+}
+
+/* First call for a request: route, permission and body headers, before any body is read. */
+static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection *c,
+				 struct req *r, const char *method)
+{
+	char allow[API_ALLOW_MAX_BYTES];
+	const char *cl, *te;
+	enum MHD_Result ret;
+	uint64_t len = 0;
+	int err;
+
+	r->started = true;
+	err = req_split(r);
+	if (err == -EINVAL)
+		return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
+				 "malformed percent-encoding in the path");
+	r->route = err ? NULL : route_find(r, method, allow, sizeof(allow));
+	if (!r->route && !err && allow[0])
+		return reply_err_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, MHD_HTTP_HEADER_ALLOW, allow,
+				     VQ_ERR_METHOD_NOT_ALLOWED,
+				     "method %s not allowed here; allowed: %s", method, allow);
+	if (!r->route)
+		return reply_err(c, MHD_HTTP_NOT_FOUND, VQ_ERR_NOT_FOUND, "no such route");
+	if (route_is_write(r->route) && check_write(l, c, &ret))
+		return ret;
+
+	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					 MHD_HTTP_HEADER_TRANSFER_ENCODING);
+	if (cl && (parse_u64(cl, &len) || len > VQ_API_BODY_MAX_BYTES))
+		return reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
+				 "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
+	r->has_body = len > 0 || te;
+	if (r->has_body && !ctype_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						MHD_HTTP_HEADER_CONTENT_TYPE)))
+		return reply_err(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, VQ_ERR_UNSUPPORTED_MEDIA,
+				 "request body must be Content-Type: %s", API_CT_JSON);
+	return MHD_YES;
+}
+
+/* A chunk of body. The cap also holds for chunked bodies with no Content-Length. */
+static enum MHD_Result req_data(struct req *r, const char *data, size_t size)
+{
+	size_t cap;
+	char *nb;
+
+	if (!r->too_large && r->len + size > VQ_API_BODY_MAX_BYTES) {
+		r->too_large = true;
+		free(r->body);
+		r->body = NULL;
+		r->len = r->cap = 0;
+	}
+	if (r->too_large) {
+		r->discarded += size;
+		return r->discarded > API_DISCARD_MAX_BYTES ? MHD_NO : MHD_YES;
+	}
+	if (r->len + size > r->cap) {
+		cap = r->cap ? r->cap : size;
+		while (cap < r->len + size)
+			cap *= 2;
+		if (cap > VQ_API_BODY_MAX_BYTES)
+			cap = VQ_API_BODY_MAX_BYTES;
+		nb = realloc(r->body, cap);
+		if (!nb)
+			return MHD_NO;
+		r->body = nb;
+		r->cap = cap;
+	}
+	memcpy(r->body + r->len, data, size);
+	r->len += size;
+	return MHD_YES;
+}
+
+/* Whole body read: parse it, call the route, queue its reply. */
+static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
+{
+	struct reply rep = { .status = MHD_HTTP_INTERNAL_SERVER_ERROR, .ctype = API_CT_JSON };
+	json_t *body = NULL;
+	json_error_t jerr;
+
+	if (r->too_large)
+		return reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
+				 "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
+	if (r->len) {
+		if (!json_depth_ok(r->body, r->len, VQ_API_JSON_MAX_DEPTH))
+			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+					 "JSON nesting is deeper than the limit of %d",
+					 VQ_API_JSON_MAX_DEPTH);
+		body = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!body)
+			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+					 "line %d column %d: %s", jerr.line, jerr.column,
+					 jerr.text);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+					 "request body must be a JSON object");
+		}
+	} else if (r->route->body == BODY_REQUIRED) {
+		return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+				 "this request needs a JSON object body");
+	}
+	route_call(r, c, body, &rep);
+	json_decref(body);
+	if (rep.text)
+		return queue_buf(c, rep.status, rep.ctype, rep.text, rep.text_len, NULL, NULL);
+	if (!rep.json || rep.status < API_STATUS_MIN || rep.status > API_STATUS_MAX) {
+		json_decref(rep.json);
+		log_err("api: %s handler gave no reply (status %d)", r->route->method,
+			rep.status);
+		return reply_err(c, MHD_HTTP_INTERNAL_SERVER_ERROR, VQ_ERR_INTERNAL, "no reply");
+	}
+	return queue_json(c, rep.status, rep.json, NULL, NULL);
+}
+
+static enum MHD_Result req_access(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_data_size,
+				  void **con_cls)
+{
+	struct req *r = *con_cls;
+
+	(void)url;
+	(void)version;
+	if (!r || !r->path || !method)
+		return MHD_NO;
+	if (!r->started)
+		return req_first(cls, c, r, method);
+	if (*upload_data_size) {
+		enum MHD_Result ret = req_data(r, upload_data, *upload_data_size);
+
+		*upload_data_size = 0;
+		return ret;
+	}
+	return req_finish(c, r);
+}
+
+/* MHD's URI log callback: the one place that sees the request-target before decoding. */
+static void *req_begin(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct req *r = calloc(1, sizeof(*r));
+	const char *auth;
+
+	(void)cls;
+	(void)c;
+	if (!r || !uri)
+		return r;
+	/* absolute-form request-target (RFC 9112 3.2.2): route on its path */
+	auth = strstr(uri, "://");
+	if (uri[0] != '/' && auth) {
+		uri = strpbrk(auth + strlen("://"), "/?#");
+		if (!uri || uri[0] != '/')
+			uri = "/";
+	}
+	r->path = strndup(uri, strcspn(uri, "?#"));
+	return r;
+}
+
+static void req_done(void *cls, struct MHD_Connection *c, void **con_cls,
+		     enum MHD_RequestTerminationCode toe)
+{
+	struct req *r = *con_cls;
+
+	(void)cls;
+	(void)c;
+	(void)toe;
+	if (!r)
+		return;
+	free(r->path);
+	free(r->body);
+	free(r);
+	*con_cls = NULL;
+}
+
+static void __attribute__((format(printf, 2, 0))) mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[API_LOG_MAX_BYTES];
+	size_t n;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	log_warn("http: %s", msg);
+}
+
+/* ---- listeners ---- */
+
+/* Is a server accepting on @sa? Tells a live daemon's socket from a stale file. */
+static bool unix_socket_live(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool live;
+
+	if (fd < 0)
+		return false;
+	live = !connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) || errno == EAGAIN;
+	close(fd);
+	return live;
+}
+
+/* Bind @path with @mode; a stale socket file is replaced, anything else is left alone. */
+static int listen_unix(const char *path, unsigned int mode)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	mode_t old;
+	int fd, err;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (!lstat(path, &st)) {
+		if (!S_ISSOCK(st.st_mode))
+			return -EEXIST;
+		if (unix_socket_live(&sa))
+			return -EADDRINUSE;
+		if (unlink(path) && errno != ENOENT)
+			return -errno;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	/* created owner-only, then widened to @mode: never briefly wider than asked */
+	old = umask(0177);
+	err = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	umask(old);
+	if (err)
+		goto err_close;
+	if (chmod(path, mode) || listen(fd, API_LISTEN_BACKLOG)) {
+		err = -errno;
+		goto err_unlink;
+	}
+	return fd;
+err_unlink:
+	unlink(path);
+err_close:
+	close(fd);
+	return err;
+}
+
+/* "ADDR:PORT" or "[ADDR6]:PORT", numeric only. */
+static int listen_tcp(const char *spec)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
+	struct addrinfo *ai;
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *colon, *h = spec;
+	size_t hlen;
+	int fd, err, one = 1;
+
+	colon = strrchr(spec, ':');
+	if (!colon || colon == spec)
+		return -EINVAL;
+	hlen = (size_t)(colon - spec);
+	if (spec[0] == '[') {
+		if (hlen < 2 || spec[hlen - 1] != ']')
+			return -EINVAL;
+		h++;
+		hlen -= 2;
+	}
+	if (hlen >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	err = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (err)
+		return -EINVAL;
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0) {
+		err = -errno;
+		goto err_free;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ai->ai_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, API_LISTEN_BACKLOG)) {
+		err = -errno;
+		goto err_close;
+	}
+	freeaddrinfo(ai);
+	return fd;
+err_close:
+	close(fd);
+err_free:
+	freeaddrinfo(ai);
+	return err;
+}
+
+/* Read the bearer token once: one trailing newline (or CRLF) stripped, empty refused. */
+static int token_read(const char *file, char **out, size_t *len)
+{
+	char buf[API_TOKEN_MAX_BYTES + 1];
+	ssize_t n;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if (n > API_TOKEN_MAX_BYTES)
+		return -EFBIG;
+	if (n && buf[n - 1] == '\n')
+		n--;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	if (!n || memchr(buf, '\0', (size_t)n))
+		return -EINVAL;
+	*out = strndup(buf, (size_t)n);
+	if (!*out)
+		return -ENOMEM;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* Hand @fd to a new MHD daemon; on failure @fd is closed. */
+static int listener_start(struct listener *l, int fd)
+{
+	/* the logger goes first so MHD's messages about later options reach log.h too */
+	l->mhd = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+				  req_access, l,
+				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				  MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)API_CONN_LIMIT,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)API_CONN_TIMEOUT_S,
+				  MHD_OPTION_URI_LOG_CALLBACK, req_begin, NULL,
+				  MHD_OPTION_NOTIFY_COMPLETED, req_done, NULL,
+				  MHD_OPTION_END);
+	if (!l->mhd) {
+		close(fd);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int api_start_tcp(struct api *a, const struct api_config *cfg)
+{
+	struct listener *l = &a->l[a->n];
+	int fd, err;
+
+	if (cfg->token_file) {
+		err = token_read(cfg->token_file, &l->token, &l->token_len);
+		if (err) {
+			log_err("api: token file %s: %s", cfg->token_file,
+				err == -EINVAL ? "empty or holds a NUL byte" : strerror(-err));
+			return err;
+		}
+	}
+	fd = listen_tcp(cfg->tcp_addr);
+	if (fd < 0) {
+		log_err("api: listen on %s: %s", cfg->tcp_addr, strerror(-fd));
+		return fd;
+	}
+	err = listener_start(l, fd);
+	if (err) {
+		log_err("api: cannot start HTTP server on %s", cfg->tcp_addr);
+		return err;
+	}
+	a->n++;
+	return 0;
+}
+
+int api_start(const struct api_config *cfg, struct api **out)
+{
+	struct api *a = calloc(1, sizeof(*a));
+	int fd, err;
+
+	if (!a)
+		return -ENOMEM;
+	if (cfg->unix_path) {
+		fd = listen_unix(cfg->unix_path, cfg->unix_mode);
+		if (fd < 0) {
+			err = fd;
+			log_err("api: unix socket %s: %s", cfg->unix_path, strerror(-err));
+			goto err_stop;
+		}
+		/* from here api_stop() unlinks the socket file */
+		a->unix_path = strdup(cfg->unix_path);
+		if (!a->unix_path) {
+			close(fd);
+			unlink(cfg->unix_path);
+			err = -ENOMEM;
+			goto err_stop;
+		}
+		a->l[a->n].write_ok = true;
+		err = listener_start(&a->l[a->n], fd);
+		if (err) {
+			log_err("api: cannot start HTTP server on %s", cfg->unix_path);
+			goto err_stop;
+		}
+		a->n++;
+	}
+	if (cfg->tcp_addr) {
+		err = api_start_tcp(a, cfg);
+		if (err)
+			goto err_stop;
+	}
+	*out = a;
+	return 0;
+err_stop:
+	api_stop(a);
+	return err;
+}
+
+void api_stop(struct api *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	for (i = 0; i < API_MAX_LISTENERS; i++) {
+		if (a->l[i].mhd)
+			MHD_stop_daemon(a->l[i].mhd);
+		free(a->l[i].token);
+	}
+	if (a->unix_path)
+		unlink(a->unix_path);
+	free(a->unix_path);
+	free(a);
+}
+
+int api_fds(struct api *a, int *fds, int max)
+{
+	const union MHD_DaemonInfo *di;
+	int i, n = 0;
+
+	for (i = 0; i < a->n && n < max; i++) {
+		di = MHD_get_daemon_info(a->l[i].mhd, MHD_DAEMON_INFO_EPOLL_FD);
+		if (di)
+			fds[n++] = di->epoll_fd;
+	}
+	return n;
+}
+
+void api_run(struct api *a)
+{
+	MHD_UNSIGNED_LONG_LONG ms;
+	int i, pass;
+
+	for (i = 0; i < a->n; i++) {
+		for (pass = 0; pass < API_RUN_MAX_PASSES; pass++) {
+			MHD_run(a->l[i].mhd);
+			/* a zero timeout means MHD still has ready connections queued */
+			if (MHD_get_timeout(a->l[i].mhd, &ms) != MHD_YES || ms)
+				break;
+		}
+	}
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test_reqval: request-body field checks, their statuses and the messages they give. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "reqval.h"
+
+/* The range of defer-hard-irqs (S32_MAX), the example bound in docs/api.md. */
+#define MAX_S32		2147483647ULL
+
+/* *err is {"error":{"code":@code,"message":@msg,"field":@field}}; consumes it. */
+static void check_err(json_t *err, const char *code, const char *field, const char *msg)
+{
+	json_t *e = json_object_get(err, "error");
+
+	assert_non_null(e);
+	assert_string_equal(json_string_value(json_object_get(e, "code")), code);
+	assert_string_equal(json_string_value(json_object_get(e, "field")), field);
+	assert_string_equal(json_string_value(json_object_get(e, "message")), msg);
+	json_decref(err);
+}
+
+static json_t *body(const char *text)
+{
+	json_t *b = json_loads(text, 0, NULL);
+
+	assert_non_null(b);
+	return b;
+}
+
+static void test_uint(void **state)
+{
+	json_t *b = body("{\"value\":20000,\"zero\":0,\"top\":2147483647,\"over\":4294967295,"
+			 "\"neg\":-1,\"big\":9223372036854775807}");
+	json_t *err = NULL;
+	uint64_t v = 7;
+
+	assert_int_equal(rv_uint(b, "value", 1, 0, MAX_S32, &v, &err), 0);
+	assert_int_equal(v, 20000);
+	assert_int_equal(rv_uint(b, "zero", 1, 0, MAX_S32, &v, &err), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(rv_uint(b, "top", 1, 0, MAX_S32, &v, &err), 0);
+	assert_int_equal(v, MAX_S32);
+	assert_int_equal(rv_uint(b, "big", 1, 0, UINT64_MAX, &v, &err), 0);
+	assert_true(v == 9223372036854775807ULL);
+	assert_null(err);
+
+	v = 7;
+	assert_int_equal(rv_uint(b, "over", 1, 0, MAX_S32, &v, &err), 422);
+	check_err(err, "out_of_range", "over",
+		  "over: 4294967295 is above the maximum 2147483647");
+	assert_int_equal(v, 7);
+	assert_int_equal(rv_uint(b, "neg", 1, 0, MAX_S32, &v, &err), 422);
+	check_err(err, "out_of_range", "neg", "neg: -1 is negative");
+	assert_int_equal(rv_uint(b, "zero", 1, 1, MAX_S32, &v, &err), 422);
+	check_err(err, "out_of_range", "zero", "zero: 0 is below the minimum 1");
+	/* the bounds themselves are inside */
+	assert_int_equal(rv_uint(b, "value", 1, 20000, 20000, &v, &err), 0);
+	assert_int_equal(rv_uint(b, "value", 1, 20001, 30000, &v, &err), 422);
+	check_err(err, "out_of_range", "value", "value: 20000 is below the minimum 20001");
+	assert_int_equal(rv_uint(b, "value", 1, 0, 19999, &v, &err), 422);
+	check_err(err, "out_of_range", "value", "value: 20000 is above the maximum 19999");
+	json_decref(b);
+}
+
+static void test_uint_types(void **state)
+{
+	json_t *b = body("{\"s\":\"5\",\"r\":5.0,\"t\":true,\"n\":null,\"a\":[1],\"o\":{}}");
+	json_t *err = NULL;
+	uint64_t v = 7;
+
+	assert_int_equal(rv_uint(b, "s", 1, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "s", "s: must be a non-negative integer, not a string");
+	assert_int_equal(rv_uint(b, "r", 1, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "r",
+		  "r: must be a non-negative integer, not a real number");
+	assert_int_equal(rv_uint(b, "t", 0, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "t", "t: must be a non-negative integer, not a boolean");
+	assert_int_equal(rv_uint(b, "n", 0, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "n", "n: must be a non-negative integer, not null");
+	assert_int_equal(rv_uint(b, "a", 1, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "a", "a: must be a non-negative integer, not an array");
+	assert_int_equal(rv_uint(b, "o", 1, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "o", "o: must be a non-negative integer, not an object");
+	/* absent: fine unless required */
+	err = NULL;
+	assert_int_equal(rv_uint(b, "value", 0, 0, 10, &v, &err), 1);
+	assert_null(err);
+	assert_int_equal(rv_uint(b, "value", 1, 0, 10, &v, &err), 400);
+	check_err(err, "invalid_field", "value", "value: required field is missing");
+	assert_int_equal(v, 7);
+	json_decref(b);
+}
+
+static void test_bool_string(void **state)
+{
+	json_t *b = body("{\"d\":true,\"f\":false,\"one\":1,\"q\":\"x\",\"nul\":null}");
+	const char *s = NULL;
+	json_t *err = NULL;
+	int v = -1;
+
+	assert_int_equal(rv_bool(b, "d", &v, &err), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(rv_bool(b, "f", &v, &err), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(rv_bool(b, "absent", &v, &err), 1);
+	assert_null(err);
+	assert_int_equal(rv_bool(b, "one", &v, &err), 400);
+	check_err(err, "invalid_field", "one", "one: must be true or false, not an integer");
+	assert_int_equal(rv_bool(b, "nul", &v, &err), 400);
+	check_err(err, "invalid_field", "nul", "nul: must be true or false, not null");
+
+	assert_int_equal(rv_string(b, "q", &s, &err), 0);
+	assert_string_equal(s, "x");
+	assert_int_equal(rv_string(b, "absent", &s, &err), 1);
+	assert_int_equal(rv_string(b, "one", &s, &err), 400);
+	check_err(err, "invalid_field", "one", "one: must be a string, not an integer");
+	assert_int_equal(rv_string(b, "f", &s, &err), 400);
+	check_err(err, "invalid_field", "f", "f: must be a string, not a boolean");
+	json_decref(b);
+}
+
+static void test_only_fields(void **state)
+{
+	static const char *const allowed[] = { "value", "queue", "napi_id", "disruptive", NULL };
+	json_t *ok = body("{\"value\":1,\"queue\":0,\"disruptive\":true}");
+	json_t *bad = body("{\"value\":1,\"vlaue\":2}");
+	json_t *empty = body("{}");
+	json_t *err = NULL;
+
+	assert_int_equal(rv_only_fields(ok, allowed, &err), 0);
+	assert_int_equal(rv_only_fields(empty, allowed, &err), 0);
+	assert_null(err);
+	assert_int_equal(rv_only_fields(bad, allowed, &err), 400);
+	check_err(err, "invalid_field", "vlaue", "vlaue: unknown field");
+	json_decref(ok);
+	json_decref(bad);
+	json_decref(empty);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uint),
+		cmocka_unit_test(test_uint_types),
+		cmocka_unit_test(test_bool_string),
+		cmocka_unit_test(test_only_fields),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
