@@ -1,6 +1,279 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* placeholder until the CLI lands in the next commits */
-int main(void)
+/*
+ * vqtunectl: command-line client of vqtuned's HTTP API (docs/api.md, vqtunectl(8)).
+ * Global options, then a table of {word, handler, usage, help} as iproute2's ip.c has.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curl/curl.h>
+
+#include "ctl.h"
+
+/* Default whole-request timeout: the daemon answers from memory, 10 s means it is stuck. */
+#define CTL_TIMEOUT_DEFAULT_MS	10000ULL
+/* --timeout bounds: 1 ms up to one day. */
+#define CTL_TIMEOUT_MIN_MS	1ULL
+#define CTL_TIMEOUT_MAX_MS	86400000ULL
+
+static const struct ctl_cmd ctl_cmds[] = {
+	{ "status", cmd_status, "", "daemon version, uptime, mode, tick and event counts" },
+	{ "devices", cmd_devices, "", "list watched devices with their rx/tx rates" },
+	{ "device", cmd_device, "DEV", "show one device and its knobs" },
+	{ "knobs", cmd_device, "DEV", "alias of device" },
+	{ "queues", cmd_queues, "DEV", "per-queue counters, rates, tx-stop/tx-wake and BQL" },
+	{ "set", cmd_set, "DEV KNOB VALUE [--queue N] [--napi-id N] [--disruptive]",
+	  "write a knob (and pin it)" },
+	{ "release", cmd_release, "DEV KNOB [--queue N]", "release a pinned knob" },
+	{ "pause", cmd_pause, "DEV", "stop controllers acting on a device" },
+	{ "resume", cmd_resume, "DEV", "let controllers act on a device again" },
+	{ "policy", cmd_policy, "show | load FILE | set KEY VALUE", "show or change the policy" },
+	{ "events", cmd_events, "[--since ID] [--follow]", "list the knob change journal" },
+	{ "restore", cmd_restore, "", "restore every knob vqtune changed to its original value" },
+	{ "watch", cmd_watch, "[DEV] [--interval SEC] [--count N]",
+	  "live view of all devices, or of one device's queues" },
+};
+
+#define CTL_NCMDS (sizeof(ctl_cmds) / sizeof(ctl_cmds[0]))
+
+static const struct ctl_cmd *ctl_find(const char *word)
 {
+	size_t i;
+
+	for (i = 0; i < CTL_NCMDS; i++)
+		if (!strcmp(ctl_cmds[i].word, word))
+			return &ctl_cmds[i];
+	return NULL;
+}
+
+static void ctl_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"Usage: " CTL_PROG " [-s SOCKET | -H HOST:PORT] [-T TOKENFILE] [--json]\n"
+		"                 [--timeout SEC] COMMAND [ARGS...]\n"
+		"       " CTL_PROG " COMMAND --help\n\n"
+		"Options:\n"
+		"  -s, --socket SOCKET    unix socket of vqtuned (default $VQTUNE_SOCKET or\n"
+		"                         " VQ_DEFAULT_SOCKET ")\n"
+		"  -H, --host HOST:PORT   use the TCP listener instead (e.g. " VQ_DEFAULT_TCP ")\n"
+		"  -T, --token-file FILE  send the bearer token in FILE (TCP writes need it)\n"
+		"  -j, --json             print the server's JSON reply instead of tables\n"
+		"  -t, --timeout SEC      give up on a request after SEC seconds (default 10)\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          print the version\n\n"
+		"Commands:\n");
+	for (i = 0; i < CTL_NCMDS; i++) {
+		if (ctl_cmds[i].usage[0])
+			fprintf(f, "  %-8s %s\n", ctl_cmds[i].word, ctl_cmds[i].usage);
+		else
+			fprintf(f, "  %s\n", ctl_cmds[i].word);
+		fprintf(f, "           %s\n", ctl_cmds[i].help);
+	}
+	fprintf(f, "\nDEV is NAME or NETNS:NAME (NETNS \"-\" is vqtuned's own namespace); NAME may\n"
+		"be the raw name or its display form (\\xHH escapes). VALUE is an unsigned\n"
+		"decimal integer.\n\n"
+		"Exit status: 0 success, 1 the server answered with an error, 2 bad command line\n"
+		"or input file, 3 vqtuned could not be reached, 4 device or knob not found (404).\n");
+}
+
+static void ctl_cmd_help(const struct ctl_cmd *c, FILE *f)
+{
+	if (!c) {
+		ctl_help(f);
+		return;
+	}
+	fprintf(f, "Usage: " CTL_PROG " [OPTIONS] %s %s\n  %s\n", c->word, c->usage, c->help);
+	if (!strcmp(c->word, "set"))
+		fprintf(f, "\n  VALUE      unsigned decimal integer in the knob's unit; the server\n"
+			"             checks its range\n"
+			"  --queue N  only the instance of TX queue N (queue knobs) or of the NAPI\n"
+			"             serving RX queue N (NAPI knobs); default: every instance\n"
+			"  --napi-id N  only the NAPI instance with this id\n"
+			"  --disruptive  accept a knob that resets the device (rings, channels)\n");
+	else if (!strcmp(c->word, "release"))
+		fprintf(f, "\n  --queue N  release only queue N's instance (default: all)\n");
+	else if (!strcmp(c->word, "policy"))
+		fprintf(f, "\n  show           print the policy as KEY = VALUE lines\n"
+			"  load FILE      replace the policy with FILE's JSON object (\"-\": stdin);\n"
+			"                 a {\"policy\":{...}} wrapper as printed by --json is accepted\n"
+			"  set KEY VALUE  change one dotted KEY (e.g. mode); VALUE is JSON if it\n"
+			"                 parses as JSON, else a string\n");
+	else if (!strcmp(c->word, "events"))
+		fprintf(f, "\n  --since ID  only events with id > ID (default 0)\n"
+			"  --follow    keep polling every second and print new events; Ctrl-C\n"
+			"              stops. With --json, one compact JSON event per line.\n");
+	else if (!strcmp(c->word, "watch"))
+		fprintf(f, "\n  --interval SEC  redraw period (default 1, may be fractional)\n"
+			"  --count N       stop after N frames (default: until Ctrl-C)\n"
+			"  On a terminal the screen is redrawn; otherwise frames are separated\n"
+			"  by blank lines.\n");
+}
+
+int ctl_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(CTL_PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '" CTL_PROG " %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return VQ_EXIT_USAGE;
+}
+
+bool ctl_want_help(const char *cmd, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			ctl_cmd_help(ctl_find(cmd), stdout);
+			return true;
+		}
+	return false;
+}
+
+bool ctl_is_option(const char *a)
+{
+	return a[0] == '-' && (a[1] == '-' || isalpha((unsigned char)a[1]));
+}
+
+int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i,
+		const char **arg)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return 0;
+	if (a[n] == '=') {
+		*arg = a + n + 1;
+		return 1;
+	}
+	if (a[n])
+		return 0;
+	if (*i + 1 >= argc) {
+		ctl_usage_error(cmd, "%s needs an argument", name);
+		return -1;
+	}
+	*arg = argv[++*i];
 	return 1;
+}
+
+int ctl_opt_u64(const char *cmd, const char *name, int argc, char **argv, int *i,
+		uint64_t *out)
+{
+	const char *arg;
+	int r = ctl_opt_arg(cmd, name, argc, argv, i, &arg);
+
+	if (r <= 0)
+		return r;
+	if (ctl_parse_u64(arg, out)) {
+		ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name, arg);
+		return -1;
+	}
+	return 1;
+}
+
+struct ctl_args {
+	struct ctl_conn_opts conn;
+	int cmd_index;
+};
+
+/* Parses the global options; returns -1 to go on, else the exit code. */
+static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "token-file", required_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	a->conn.socket_path = getenv("VQTUNE_SOCKET");
+	if (!a->conn.socket_path || !*a->conn.socket_path)
+		a->conn.socket_path = VQ_DEFAULT_SOCKET;
+	a->conn.timeout_ms = CTL_TIMEOUT_DEFAULT_MS;
+	opterr = 0;
+	/* '+': stop at the command word, its options are parsed by the command */
+	while ((o = getopt_long(argc, argv, "+s:H:T:jt:hV", opts, NULL)) != -1) {
+		switch (o) {
+		case 's':
+			a->conn.socket_path = optarg;
+			break;
+		case 'H':
+			a->conn.host = optarg;
+			break;
+		case 'T':
+			a->conn.token_file = optarg;
+			break;
+		case 'j':
+			ctl_json_mode = true;
+			break;
+		case 't':
+			if (ctl_parse_seconds_ms(optarg, CTL_TIMEOUT_MIN_MS, CTL_TIMEOUT_MAX_MS,
+						 &a->conn.timeout_ms))
+				return ctl_usage_error(NULL, "--timeout: '%s' is not a number of "
+						       "seconds in [0.001, 86400]", optarg);
+			break;
+		case 'h':
+			ctl_help(stdout);
+			return VQ_EXIT_OK;
+		case 'V':
+			printf(CTL_PROG " " VQ_VERSION "\n");
+			return VQ_EXIT_OK;
+		default:
+			return ctl_usage_error(NULL, "option '%s' unknown or missing its argument",
+					       argv[optind - 1]);
+		}
+	}
+	if (!*a->conn.socket_path)
+		return ctl_usage_error(NULL, "--socket: empty path");
+	if (a->conn.host && !*a->conn.host)
+		return ctl_usage_error(NULL, "--host: empty address");
+	if (optind >= argc)
+		return ctl_usage_error(NULL, "no command given");
+	a->cmd_index = optind;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctl_args a = { 0 };
+	const struct ctl_cmd *cmd;
+	struct ctl_conn *conn;
+	int ret;
+
+	ret = ctl_parse_global(argc, argv, &a);
+	if (ret >= 0)
+		return ret;
+	cmd = ctl_find(argv[a.cmd_index]);
+	if (!cmd)
+		return ctl_usage_error(NULL, "unknown command '%s'", argv[a.cmd_index]);
+	if (ctl_want_help(cmd->word, argc - a.cmd_index, argv + a.cmd_index))
+		return VQ_EXIT_OK;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		fprintf(stderr, CTL_PROG ": cannot initialise libcurl\n");
+		return VQ_EXIT_ERROR;
+	}
+	conn = ctl_conn_new(&a.conn);
+	if (!conn) {
+		ret = a.conn.token_file ? VQ_EXIT_USAGE : VQ_EXIT_ERROR;
+		goto out_curl;
+	}
+	ret = cmd->fn(conn, argc - a.cmd_index, argv + a.cmd_index);
+	ctl_conn_free(conn);
+out_curl:
+	curl_global_cleanup();
+	return ret;
 }

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Device commands of vqtunectl: status, devices, device/knobs, queues, set, release,
+ * pause, resume, restore (docs/api.md "Routes").
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+/* Positional arguments of set (DEV KNOB VALUE), the most any command takes. */
+#define CTL_MAX_POS	3
+/* "?queue=" plus the 20 digits of a 64-bit queue number, and the NUL. */
+#define CTL_QUERY_BYTES	32
+/* "/pause" or "/resume" and the NUL. */
+#define CTL_ACTION_BYTES	16
+/* Positional arguments of release: DEV KNOB. */
+#define CTL_RELEASE_POS	2
+/* json_int_t is long long (JSON_INTEGER_IS_LONG_LONG): the largest value a body can carry. */
+#define CTL_JSON_INT_MAX	LLONG_MAX
+
+/*
+ * Splits argv[1..] into positional arguments (at most max) and options, which are
+ * handed to opt(); "--" ends options. Words like "-1" or "-:eth0" are positional (see
+ * ctl_is_option()). Returns the number of positionals or -1 after a usage error.
+ */
+static int ctl_split_args(const char *cmd, int argc, char **argv, const char **pos, int max,
+			  int (*opt)(const char *cmd, int argc, char **argv, int *i, void *ctx),
+			  void *ctx)
+{
+	bool opts_done = false;
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!opts_done && !strcmp(a, "--")) {
+			opts_done = true;
+			continue;
+		}
+		if (!opts_done && ctl_is_option(a)) {
+			int r = opt ? opt(cmd, argc, argv, &i, ctx) : 0;
+
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				ctl_usage_error(cmd, "unknown option '%s'", a);
+				return -1;
+			}
+			continue;
+		}
+		if (n == max) {
+			ctl_usage_error(cmd, "unexpected argument '%s'", a);
+			return -1;
+		}
+		pos[n++] = a;
+	}
+	return n;
+}
+
+/* Positional arguments only, exactly n of them named by what (for the error). */
+static int ctl_want_pos(const char *cmd, int argc, char **argv, const char **pos, int n,
+			const char *what)
+{
+	int got = ctl_split_args(cmd, argc, argv, pos, n, NULL, NULL);
+
+	if (got < 0)
+		return VQ_EXIT_USAGE;
+	if (got < n)
+		return ctl_usage_error(cmd, "missing %s", what);
+	return VQ_EXIT_OK;
+}
+
+/* GET path and print the reply through text. */
+static int ctl_get_print(struct ctl_conn *c, const char *path, void (*text)(json_t *))
+{
+	json_t *r;
+	int ret = ctl_request(c, "GET", path, NULL, &r);
+
+	if (!ret)
+		ctl_print(r, text);
+	json_decref(r);
+	return ret;
+}
+
+/* Device path for DEV, or NULL after a usage error naming DEV. */
+static char *ctl_dev_path_or_usage(const char *cmd, const char *dev, const char *suffix)
+{
+	int err;
+	char *p = ctl_dev_path(dev, suffix, &err);
+
+	if (!p && err == -EINVAL)
+		ctl_usage_error(cmd, "DEV: '%s' is not NAME or NETNS:NAME", dev);
+	else if (!p)
+		fprintf(stderr, CTL_PROG ": out of memory\n");
+	return p;
+}
+
+int cmd_status(struct ctl_conn *c, int argc, char **argv)
+{
+	if (ctl_want_pos("status", argc, argv, NULL, 0, ""))
+		return VQ_EXIT_USAGE;
+	return ctl_get_print(c, VQ_API_PREFIX "/status", ctl_text_status);
+}
+
+int ctl_show_devices(struct ctl_conn *c)
+{
+	json_t *r, *devs, *d, **rates = NULL;
+	size_t i, n;
+	int ret = ctl_request(c, "GET", VQ_API_PREFIX "/devices", NULL, &r);
+
+	if (ret)
+		return ret;
+	if (ctl_json_mode) {
+		ctl_print_json(r);
+		goto out;
+	}
+	devs = json_object_get(r, "devices");
+	n = json_array_size(devs);
+	rates = calloc(n ? n : 1, sizeof(*rates));
+	if (!rates) {
+		ret = VQ_EXIT_ERROR;
+		goto out;
+	}
+	/* the devices reply has counters only; the rates are in each device's queues reply */
+	json_array_foreach(devs, i, d) {
+		char *sel = ctl_dev_selector(json_string_value(json_object_get(d, "netns")),
+					     json_string_value(json_object_get(d, "name")) ?: "");
+		int e;
+		char *path = sel ? ctl_dev_path(sel, "/queues", &e) : NULL;
+		json_t *q = NULL;
+
+		/* a device that vanished in between shows "-", that is not an error */
+		if (path && !ctl_request_quiet(c, path, &q))
+			rates[i] = json_incref(json_object_get(json_object_get(q, "totals"),
+							       "rates"));
+		json_decref(q);
+		free(path);
+		free(sel);
+	}
+	ctl_text_devices(devs, rates);
+	for (i = 0; i < n; i++)
+		json_decref(rates[i]);
+	free(rates);
+out:
+	fflush(stdout);
+	json_decref(r);
+	return ret;
+}
+
+int cmd_devices(struct ctl_conn *c, int argc, char **argv)
+{
+	if (ctl_want_pos("devices", argc, argv, NULL, 0, ""))
+		return VQ_EXIT_USAGE;
+	return ctl_show_devices(c);
+}
+
+/* GET /v1/devices/{dev}<suffix> and print it. */
+static int ctl_dev_get(struct ctl_conn *c, const char *cmd, int argc, char **argv,
+		       const char *suffix, void (*text)(json_t *))
+{
+	const char *dev = NULL;
+	char *path;
+	int ret;
+
+	if (ctl_want_pos(cmd, argc, argv, &dev, 1, "DEV"))
+		return VQ_EXIT_USAGE;
+	path = ctl_dev_path_or_usage(cmd, dev, suffix);
+	if (!path)
+		return VQ_EXIT_USAGE;
+	ret = ctl_get_print(c, path, text);
+	free(path);
+	return ret;
+}
+
+int cmd_device(struct ctl_conn *c, int argc, char **argv)
+{
+	return ctl_dev_get(c, argv[0], argc, argv, "", ctl_text_device);
+}
+
+int cmd_queues(struct ctl_conn *c, int argc, char **argv)
+{
+	return ctl_dev_get(c, "queues", argc, argv, "/queues", ctl_text_queues);
+}
+
+struct ctl_set_opts {
+	uint64_t queue, napi_id;
+	bool has_queue, has_napi, disruptive, allow_napi;
+};
+
+static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx)
+{
+	struct ctl_set_opts *o = ctx;
+	int r;
+
+	r = ctl_opt_u64(cmd, "--queue", argc, argv, i, &o->queue);
+	if (r) {
+		o->has_queue = r > 0;
+		return r;
+	}
+	if (o->allow_napi) {
+		r = ctl_opt_u64(cmd, "--napi-id", argc, argv, i, &o->napi_id);
+		if (r) {
+			o->has_napi = r > 0;
+			return r;
+		}
+		if (!strcmp(argv[*i], "--disruptive")) {
+			o->disruptive = true;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* "/knobs/<escaped knob>" */
+static char *ctl_knob_suffix(const char *knob)
+{
+	char *e = ctl_url_escape(knob, strlen(knob)), *s = NULL;
+
+	if (e && asprintf(&s, "/knobs/%s", e) < 0)
+		s = NULL;
+	free(e);
+	return s;
+}
+
+/* Sends method to /v1/devices/{DEV}/knobs/{KNOB}[query] with body; prints with text. */
+static int ctl_knob_request(struct ctl_conn *c, const char *cmd, const char *method,
+			    const char *dev, const char *knob, const char *query, json_t *body,
+			    void (*text)(json_t *))
+{
+	char *suffix = ctl_knob_suffix(knob), *path = NULL, *full = NULL;
+	json_t *r = NULL;
+	int ret = VQ_EXIT_USAGE;
+
+	if (!*knob) {
+		ctl_usage_error(cmd, "KNOB: empty name");
+		goto out;
+	}
+	if (suffix && asprintf(&full, "%s%s", suffix, query) < 0)
+		full = NULL;
+	if (!full) {
+		fprintf(stderr, CTL_PROG ": out of memory\n");
+		ret = VQ_EXIT_ERROR;
+		goto out;
+	}
+	path = ctl_dev_path_or_usage(cmd, dev, full);
+	if (!path)
+		goto out;
+	ret = ctl_request(c, method, path, body, &r);
+	if (!ret)
+		ctl_print(r, text);
+out:
+	json_decref(r);
+	free(path);
+	free(full);
+	free(suffix);
+	return ret;
+}
+
+int cmd_set(struct ctl_conn *c, int argc, char **argv)
+{
+	struct ctl_set_opts o = { .allow_napi = true };
+	const char *pos[CTL_MAX_POS] = { NULL };
+	json_t *body;
+	uint64_t v;
+	int n, ret, err;
+
+	n = ctl_split_args("set", argc, argv, pos, CTL_MAX_POS, ctl_set_opt, &o);
+	if (n < 0)
+		return VQ_EXIT_USAGE;
+	if (n < CTL_MAX_POS)
+		return ctl_usage_error("set", "missing %s", n == 0 ? "DEV KNOB VALUE" :
+				       n == 1 ? "KNOB VALUE" : "VALUE");
+	err = ctl_parse_u64(pos[2], &v);
+	if (err)
+		return ctl_usage_error("set", "VALUE: '%s' is %s", pos[2], err == -ERANGE ?
+				       "too large" : "not an unsigned decimal integer");
+	/* json_int_t is signed 64-bit: larger values go as reals would lose digits */
+	if (v > (uint64_t)CTL_JSON_INT_MAX)
+		return ctl_usage_error("set", "VALUE: '%s' is above %lld", pos[2],
+				       (long long)CTL_JSON_INT_MAX);
+	body = json_pack("{s:I}", "value", (json_int_t)v);
+	if (body && o.has_queue)
+		json_object_set_new(body, "queue", json_integer((json_int_t)o.queue));
+	if (body && o.has_napi)
+		json_object_set_new(body, "napi_id", json_integer((json_int_t)o.napi_id));
+	if (body && o.disruptive)
+		json_object_set_new(body, "disruptive", json_true());
+	if (!body) {
+		fprintf(stderr, CTL_PROG ": out of memory\n");
+		return VQ_EXIT_ERROR;
+	}
+	ret = ctl_knob_request(c, "set", "PUT", pos[0], pos[1], "", body, ctl_text_changes);
+	json_decref(body);
+	return ret;
+}
+
+static void ctl_text_released(json_t *r)
+{
+	json_t *n = json_object_get(r, "released");
+
+	printf("released %lld\n", json_is_integer(n) ? (long long)json_integer_value(n) : 0LL);
+}
+
+int cmd_release(struct ctl_conn *c, int argc, char **argv)
+{
+	struct ctl_set_opts o = { 0 };
+	const char *pos[CTL_RELEASE_POS] = { NULL };
+	char query[CTL_QUERY_BYTES] = "";
+	int n;
+
+	n = ctl_split_args("release", argc, argv, pos, CTL_RELEASE_POS, ctl_set_opt, &o);
+	if (n < 0)
+		return VQ_EXIT_USAGE;
+	if (n < CTL_RELEASE_POS)
+		return ctl_usage_error("release", "missing %s", n ? "KNOB" : "DEV KNOB");
+	if (o.has_queue)
+		snprintf(query, sizeof(query), "?queue=%llu", (unsigned long long)o.queue);
+	return ctl_knob_request(c, "release", "DELETE", pos[0], pos[1], query, NULL,
+				ctl_text_released);
+}
+
+static int ctl_pause_resume(struct ctl_conn *c, int argc, char **argv, const char *what)
+{
+	const char *dev = NULL;
+	char *path, suffix[CTL_ACTION_BYTES];
+	json_t *r;
+	int ret;
+
+	if (ctl_want_pos(what, argc, argv, &dev, 1, "DEV"))
+		return VQ_EXIT_USAGE;
+	snprintf(suffix, sizeof(suffix), "/%s", what);
+	path = ctl_dev_path_or_usage(what, dev, suffix);
+	if (!path)
+		return VQ_EXIT_USAGE;
+	ret = ctl_request(c, "POST", path, NULL, &r);
+	if (!ret && ctl_json_mode) {
+		ctl_print_json(r);
+	} else if (!ret) {
+		json_t *p = json_object_get(r, "paused");
+		const char *name = json_string_value(json_object_get(r, "device"));
+
+		/* the reply's state when it gives one, else what was asked */
+		printf("%s %s\n", name ? name : dev, (json_is_boolean(p) ? json_is_true(p) :
+		       !strcmp(what, "pause")) ? "paused" : "resumed");
+	}
+	json_decref(r);
+	free(path);
+	return ret;
+}
+
+int cmd_pause(struct ctl_conn *c, int argc, char **argv)
+{
+	return ctl_pause_resume(c, argc, argv, "pause");
+}
+
+int cmd_resume(struct ctl_conn *c, int argc, char **argv)
+{
+	return ctl_pause_resume(c, argc, argv, "resume");
+}
+
+static const char *ctl_nonempty(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+int cmd_restore(struct ctl_conn *c, int argc, char **argv)
+{
+	json_t *r, *f;
+	size_t i, nfail;
+	int ret;
+
+	if (ctl_want_pos("restore", argc, argv, NULL, 0, ""))
+		return VQ_EXIT_USAGE;
+	ret = ctl_request(c, "POST", VQ_API_PREFIX "/restore", NULL, &r);
+	if (ret)
+		return ret;
+	nfail = json_array_size(json_object_get(r, "failed"));
+	if (ctl_json_mode) {
+		ctl_print_json(r);
+	} else {
+		json_t *n = json_object_get(r, "restored");
+
+		printf("restored %lld, failed %zu\n",
+		       json_is_integer(n) ? (long long)json_integer_value(n) : 0LL, nfail);
+	}
+	/* failures always go to stderr too, so scripts see them */
+	json_array_foreach(json_object_get(r, "failed"), i, f)
+		fprintf(stderr, CTL_PROG ": restore %s %s %s: %s\n",
+			json_string_value(json_object_get(f, "device")) ?: "-",
+			json_string_value(json_object_get(f, "knob")) ?: "-",
+			ctl_nonempty(json_string_value(json_object_get(f, "instance"))),
+			json_string_value(json_object_get(f, "message")) ?: "failed");
+	json_decref(r);
+	return nfail ? VQ_EXIT_ERROR : VQ_EXIT_OK;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * policy show | load FILE | set KEY VALUE (GET/PUT /v1/policy, docs/api.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+#define CTL_POLICY_PATH	VQ_API_PREFIX "/policy"
+
+/* PUT the policy object (without the outer "policy" key) and print the reply. */
+static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
+{
+	json_t *r;
+	int ret = ctl_request(c, "PUT", CTL_POLICY_PATH, policy, &r);
+
+	if (!ret)
+		ctl_print(r, ctl_text_policy);
+	json_decref(r);
+	return ret;
+}
+
+/*
+ * Reads FILE ("-": stdin) and validates that it is one JSON object before anything is
+ * sent; errors name FILE:LINE:COLUMN as jansson reports them. A {"policy":{...}} wrapper
+ * (what `--json policy show` prints) is unwrapped.
+ */
+static int ctl_policy_load(struct ctl_conn *c, const char *file)
+{
+	json_error_t jerr;
+	json_t *root, *inner;
+	int ret;
+
+	if (!strcmp(file, "-"))
+		root = json_loadf(stdin, 0, &jerr);
+	else
+		root = json_load_file(file, 0, &jerr);
+	if (!root) {
+		if (jerr.line > 0)
+			fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, jerr.line, jerr.column,
+				jerr.text);
+		else	/* open/read failures carry no position; the text names the file */
+			fprintf(stderr, CTL_PROG ": %s\n", jerr.text);
+		return VQ_EXIT_USAGE;
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		fprintf(stderr, CTL_PROG ": %s: the policy must be a JSON object\n", file);
+		return VQ_EXIT_USAGE;
+	}
+	inner = json_object_get(root, "policy");
+	if (json_object_size(root) == 1 && json_is_object(inner))
+		ret = ctl_policy_put(c, inner);
+	else
+		ret = ctl_policy_put(c, root);
+	json_decref(root);
+	return ret;
+}
+
+/* Read-modify-write of one dotted key; not atomic against a concurrent policy change. */
+static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value)
+{
+	json_t *r, *p;
+	int ret, err;
+
+	ret = ctl_request(c, "GET", CTL_POLICY_PATH, NULL, &r);
+	if (ret)
+		return ret;
+	p = json_object_get(r, "policy");
+	if (!json_is_object(p)) {
+		fprintf(stderr, CTL_PROG ": GET " CTL_POLICY_PATH ": reply has no policy object\n");
+		json_decref(r);
+		return VQ_EXIT_ERROR;
+	}
+	err = ctl_jpath_set(p, key, ctl_json_value_from_arg(value));
+	if (err) {
+		json_decref(r);
+		return ctl_usage_error("policy", "KEY: '%s' is not a dotted path of objects "
+				       "in the policy", key);
+	}
+	ret = ctl_policy_put(c, p);
+	json_decref(r);
+	return ret;
+}
+
+/* Subcommand words and the argument count (after the word) each takes. */
+static const struct {
+	const char *word;
+	int nargs;
+	const char *what;
+} ctl_policy_subs[] = {
+	{ "show", 0, "" },
+	{ "load", 1, "FILE" },
+	{ "set", 2, "KEY VALUE" },
+};
+
+int cmd_policy(struct ctl_conn *c, int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "show";
+	int nargs = argc > 1 ? argc - 2 : 0;
+	json_t *r;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(ctl_policy_subs) / sizeof(ctl_policy_subs[0]); i++)
+		if (!strcmp(sub, ctl_policy_subs[i].word))
+			break;
+	if (i == sizeof(ctl_policy_subs) / sizeof(ctl_policy_subs[0]))
+		return ctl_usage_error("policy", "unknown policy command '%s'", sub);
+	if (nargs != ctl_policy_subs[i].nargs)
+		return ctl_usage_error("policy", "policy %s takes %s%s", sub,
+				       ctl_policy_subs[i].nargs ? "" : "no arguments",
+				       ctl_policy_subs[i].what);
+	if (!strcmp(sub, "load"))
+		return ctl_policy_load(c, argv[2]);
+	if (!strcmp(sub, "set"))
+		return ctl_policy_set(c, argv[2], argv[3]);
+	ret = ctl_request(c, "GET", CTL_POLICY_PATH, NULL, &r);
+	if (!ret)
+		ctl_print(r, ctl_text_policy);
+	json_decref(r);
+	return ret;
+}

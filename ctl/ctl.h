@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vqtunectl internals: the CLI client of the vqtuned HTTP API (docs/api.md).
+ *
+ * Modules: main.c (global options, command table), http.c (libcurl transport and error
+ * reporting), fmt.c (pure parsing/formatting helpers, unit-tested), table.c (aligned text
+ * tables, unit-tested), output.c (text renderers of server replies), cmd_*.c (command
+ * handlers), watch.c (live views: watch, events --follow).
+ *
+ * Handlers return an enum vq_exit value; everything that prints an error prints it once,
+ * where it is detected.
+ */
+#ifndef VQ_CTL_H
+#define VQ_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "vqtune_api.h"
+
+#define CTL_PROG "vqtunectl"
+
+/* ---- fmt.c: pure helpers (no I/O, no libcurl) ---- */
+
+/*
+ * Parse an unsigned decimal integer: digits only, no sign, no spaces, no exponent, no
+ * empty string, must fit in 64 bits. Returns 0 or -EINVAL / -ERANGE.
+ */
+int ctl_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * Parse a duration in seconds, "2" or "0.25" (at most 3 decimals), into milliseconds in
+ * [min_ms, max_ms]. Returns 0 or -EINVAL / -ERANGE.
+ */
+int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64_t *out_ms);
+
+/*
+ * Percent-encode one URL path segment or query value (RFC 3986 section 2.1): every byte
+ * but the unreserved set ALPHA / DIGIT / "-" / "." / "_" / "~" (section 2.3) becomes %HH,
+ * exactly as curl_easy_escape() does. len is the byte count (names may hold any byte).
+ * Returns a malloc'd string or NULL when out of memory.
+ */
+char *ctl_url_escape(const char *s, size_t len);
+
+/*
+ * Build the URL path for a device selector DEV ("NAME" or "NETNS:NAME", split at the last
+ * ':' since names cannot hold ':'), followed by suffix (may be "" or NULL, not escaped):
+ * "/v1/devices/<esc(NETNS)>:<esc(NAME)><suffix>". Returns a malloc'd string, or NULL when
+ * DEV is empty / has an empty NAME (-EINVAL in *err) or memory runs out (-ENOMEM).
+ */
+char *ctl_dev_path(const char *dev, const char *suffix, int *err);
+
+/* Selector for a device object from /v1/devices: "NETNS:NAME", "-:NAME" for own netns. */
+char *ctl_dev_selector(const char *netns, const char *name);
+
+/*
+ * Format a rate in bytes per second as bits per second with SI prefixes (powers of 1000,
+ * as ip -s and ethtool do): 1176250000 -> "9.41 Gbit/s". Three significant digits.
+ * Negative, NaN or infinite input prints "-". Returns buf.
+ */
+char *ctl_fmt_bitrate(double bytes_per_s, char *buf, size_t len);
+
+/* A count or per-second count with SI prefix: 1234567 -> "1.23M", 999 -> "999". Returns buf. */
+char *ctl_fmt_si(double v, char *buf, size_t len);
+
+/* A duration in ns as "3d04h05m", "2h03m", "5m07s", "12.0s". Returns buf. */
+char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len);
+
+/* CLOCK_REALTIME ns as UTC "2026-11-30T03:00:00.123Z". Returns buf. */
+char *ctl_fmt_time_ns(uint64_t ns, char *buf, size_t len);
+
+/* ---- jpath.c: dotted paths in JSON objects (pure) ---- */
+
+/*
+ * Set key "a.b.c" in obj to value (reference stolen, also on error), creating missing
+ * intermediate objects. Returns 0, -EINVAL (empty path/segment, or a non-object in the
+ * way) or -ENOMEM.
+ */
+int ctl_jpath_set(json_t *obj, const char *path, json_t *value);
+
+/*
+ * Parse a command-line value: valid JSON (number, true, false, null, "string", object,
+ * array) is taken as such, anything else is a JSON string of the text. NULL on ENOMEM.
+ */
+json_t *ctl_json_value_from_arg(const char *arg);
+
+/* ---- table.c: aligned text tables (pure) ---- */
+
+struct ctl_table;
+
+/* Columns whose header starts with '>' are right-aligned (the '>' is not printed). */
+struct ctl_table *ctl_table_new(const char *const *headers, unsigned int ncols);
+/* Append a row of ncols strings (copied). Returns 0 or -ENOMEM. */
+int ctl_table_add(struct ctl_table *t, const char *const *cells);
+/* Print with two spaces between columns, no trailing spaces. */
+void ctl_table_print(const struct ctl_table *t, FILE *f);
+void ctl_table_free(struct ctl_table *t);
+
+/* ---- http.c: transport ---- */
+
+struct ctl_conn;
+
+struct ctl_conn_opts {
+	const char *socket_path;	/* unix socket; used when host is NULL */
+	const char *host;		/* HOST:PORT or http[s]://HOST:PORT */
+	const char *token_file;		/* bearer token file, or NULL */
+	uint64_t timeout_ms;		/* whole-request timeout */
+};
+
+/* Returns NULL after printing why (bad token file, no memory). */
+struct ctl_conn *ctl_conn_new(const struct ctl_conn_opts *o);
+void ctl_conn_free(struct ctl_conn *c);
+
+/*
+ * One request. method: "GET", "PUT", "POST", "DELETE". path: already escaped, starting
+ * with '/'. body: JSON to send (NULL: none). On 2xx *reply gets the parsed JSON body (owned
+ * by the caller). On error, prints "vqtunectl: <message> (<code>[, field <f>])" or the
+ * transport failure naming the socket/URL, and returns the vq_exit code.
+ */
+int ctl_request(struct ctl_conn *c, const char *method, const char *path, json_t *body,
+		json_t **reply);
+
+/* GET path like ctl_request() but print nothing on failure (optional extra data). */
+int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply);
+
+/* ---- output.c ---- */
+
+extern bool ctl_json_mode;
+
+/* Print a reply: pretty JSON in --json mode, else through the text renderer. */
+void ctl_print(json_t *reply, void (*text)(json_t *reply));
+void ctl_print_json(json_t *v);
+void ctl_text_status(json_t *r);
+void ctl_text_device(json_t *r);
+void ctl_text_queues(json_t *r);
+void ctl_text_events(json_t *r);
+void ctl_text_changes(json_t *r);
+void ctl_text_policy(json_t *r);
+/* One event as one line (no newline handling by caller). */
+void ctl_text_event_line(json_t *ev, FILE *f);
+/* Devices table; rates[i] holds totals.rates of device i or NULL. */
+void ctl_text_devices(json_t *devices, json_t *const *rates);
+
+/* ---- commands ---- */
+
+struct ctl_cmd {
+	const char *word;
+	int (*fn)(struct ctl_conn *c, int argc, char **argv);
+	const char *usage;	/* arguments after the word */
+	const char *help;	/* one line */
+};
+
+/* Print "vqtunectl: <msg>" and a hint to the command's help; returns VQ_EXIT_USAGE. */
+int ctl_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True if argv holds -h/--help; then the command's help has been printed. */
+bool ctl_want_help(const char *cmd, int argc, char **argv);
+
+/* "-x"/"--xx" is an option; "-", "-1" (a bad VALUE) and "-:eth0" (a DEV) are not. */
+bool ctl_is_option(const char *a);
+
+/*
+ * Command options: "--name N" or "--name=N". Returns 1 when argv[*i] is that option and
+ * stores its argument (advancing *i), 0 when it is not, -1 after a usage error (missing
+ * argument).
+ */
+int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i,
+		const char **arg);
+/* Same, parsed as an unsigned integer with ctl_parse_u64; -1 after a usage error. */
+int ctl_opt_u64(const char *cmd, const char *name, int argc, char **argv, int *i,
+		uint64_t *out);
+
+int cmd_status(struct ctl_conn *c, int argc, char **argv);
+int cmd_devices(struct ctl_conn *c, int argc, char **argv);
+int cmd_device(struct ctl_conn *c, int argc, char **argv);
+int cmd_queues(struct ctl_conn *c, int argc, char **argv);
+int cmd_set(struct ctl_conn *c, int argc, char **argv);
+int cmd_release(struct ctl_conn *c, int argc, char **argv);
+int cmd_pause(struct ctl_conn *c, int argc, char **argv);
+int cmd_resume(struct ctl_conn *c, int argc, char **argv);
+int cmd_restore(struct ctl_conn *c, int argc, char **argv);
+int cmd_policy(struct ctl_conn *c, int argc, char **argv);
+int cmd_events(struct ctl_conn *c, int argc, char **argv);
+int cmd_watch(struct ctl_conn *c, int argc, char **argv);
+
+/* Fetch the devices list and each device's totals.rates, print the table (devices, watch). */
+int ctl_show_devices(struct ctl_conn *c);
+
+/* Set by SIGINT/SIGTERM during live views (watch.c). */
+extern volatile int ctl_stop;
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Pure parsing and formatting helpers of vqtunectl. No I/O, no libcurl, so the unit
+ * tests link this file alone.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl.h"
+
+/* Milliseconds per second, for --timeout/--interval parsing. */
+#define CTL_MS_PER_S		1000ULL
+/* Decimal places accepted in a seconds value: the millisecond resolution we keep. */
+#define CTL_SECONDS_DECIMALS	3
+/* SI step used by ip -s / ethtool for rates: powers of 1000, not 1024. */
+#define CTL_SI_STEP		1000.0
+/* Bits in a byte: rates are shown in bit/s, as link speeds are. */
+#define CTL_BITS_PER_BYTE	8.0
+#define CTL_NS_PER_S		1000000000ULL
+#define CTL_S_PER_MIN		60ULL
+#define CTL_S_PER_HOUR		3600ULL
+#define CTL_S_PER_DAY		86400ULL
+
+int ctl_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		d = (unsigned int)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64_t *out_ms)
+{
+	const char *dot = s ? strchr(s, '.') : NULL;
+	char whole[32];
+	uint64_t sec, frac = 0, ms;
+	size_t n;
+	int err;
+
+	if (!s || !*s)
+		return -EINVAL;
+	n = dot ? (size_t)(dot - s) : strlen(s);
+	if (n == 0 || n >= sizeof(whole))
+		return n == 0 ? -EINVAL : -ERANGE;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	err = ctl_parse_u64(whole, &sec);
+	if (err)
+		return err;
+	if (dot) {
+		const char *p = dot + 1;
+		unsigned int k;
+
+		if (!*p || strlen(p) > CTL_SECONDS_DECIMALS)
+			return -EINVAL;
+		for (k = 0; k < CTL_SECONDS_DECIMALS; k++) {
+			if (*p && (*p < '0' || *p > '9'))
+				return -EINVAL;
+			frac = frac * 10 + (*p ? (uint64_t)(*p++ - '0') : 0);
+		}
+	}
+	if (sec > (UINT64_MAX - frac) / CTL_MS_PER_S)
+		return -ERANGE;
+	ms = sec * CTL_MS_PER_S + frac;
+	if (ms < min_ms || ms > max_ms)
+		return -ERANGE;
+	*out_ms = ms;
+	return 0;
+}
+
+static bool ctl_unreserved(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+char *ctl_url_escape(const char *s, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *out = malloc(len * 3 + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (ctl_unreserved(c)) {
+			*o++ = (char)c;
+		} else {
+			*o++ = '%';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 0xf];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+char *ctl_dev_path(const char *dev, const char *suffix, int *err)
+{
+	const char *colon = strrchr(dev, ':');
+	const char *name = colon ? colon + 1 : dev;
+	char *ens = NULL, *ename, *path = NULL;
+	int n;
+
+	*err = -EINVAL;
+	if (!*name)
+		return NULL;
+	*err = -ENOMEM;
+	ename = ctl_url_escape(name, strlen(name));
+	if (!ename)
+		return NULL;
+	if (colon) {
+		/* An empty NETNS ("":NAME) means the daemon's own namespace, spelled "-". */
+		ens = colon == dev ? strdup("-") : ctl_url_escape(dev, (size_t)(colon - dev));
+		if (!ens)
+			goto err_free_name;
+	}
+	n = asprintf(&path, "%s/devices/%s%s%s%s", VQ_API_PREFIX, ens ? ens : "",
+		     ens ? ":" : "", ename, suffix ? suffix : "");
+	if (n < 0)
+		path = NULL;
+	else
+		*err = 0;
+	free(ens);
+err_free_name:
+	free(ename);
+	return path;
+}
+
+char *ctl_dev_selector(const char *netns, const char *name)
+{
+	char *s;
+
+	if (asprintf(&s, "%s:%s", netns && *netns ? netns : "-", name) < 0)
+		return NULL;
+	return s;
+}
+
+/*
+ * v scaled into [0.9995, 999.5) with its SI prefix ("" below 999.5): the bound is where
+ * three significant digits would round up to "1000", which must read "1.00k" instead.
+ */
+static const char *ctl_si_scale(double *v)
+{
+	static const char *const prefix[] = { "", "k", "M", "G", "T", "P", "E" };
+	unsigned int i = 0;
+
+	while (*v >= CTL_SI_STEP - 0.5 && i + 1 < sizeof(prefix) / sizeof(prefix[0])) {
+		*v /= CTL_SI_STEP;
+		i++;
+	}
+	return prefix[i];
+}
+
+/* Three significant digits: 9.41, 94.1, 941. */
+static int ctl_sig3_decimals(double v)
+{
+	if (v < 9.995)
+		return 2;
+	if (v < 99.95)
+		return 1;
+	return 0;
+}
+
+char *ctl_fmt_bitrate(double bytes_per_s, char *buf, size_t len)
+{
+	double v = bytes_per_s * CTL_BITS_PER_BYTE;
+	const char *p;
+
+	if (!isfinite(v) || v < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (v == 0) {
+		snprintf(buf, len, "0 bit/s");
+		return buf;
+	}
+	p = ctl_si_scale(&v);
+	snprintf(buf, len, "%.*f %sbit/s", ctl_sig3_decimals(v), v, p);
+	return buf;
+}
+
+char *ctl_fmt_si(double v, char *buf, size_t len)
+{
+	const char *p;
+
+	if (!isfinite(v) || v < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (v < CTL_SI_STEP - 0.5) {
+		/* whole counts print as integers, rates below 1000/s with one decimal */
+		if (v == floor(v))
+			snprintf(buf, len, "%.0f", v);
+		else
+			snprintf(buf, len, "%.1f", v);
+		return buf;
+	}
+	p = ctl_si_scale(&v);
+	snprintf(buf, len, "%.*f%s", ctl_sig3_decimals(v), v, p);
+	return buf;
+}
+
+char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = ns / CTL_NS_PER_S;
+
+	if (s >= CTL_S_PER_DAY)
+		snprintf(buf, len, "%llud%02lluh%02llum", (unsigned long long)(s / CTL_S_PER_DAY),
+			 (unsigned long long)(s % CTL_S_PER_DAY / CTL_S_PER_HOUR),
+			 (unsigned long long)(s % CTL_S_PER_HOUR / CTL_S_PER_MIN));
+	else if (s >= CTL_S_PER_HOUR)
+		snprintf(buf, len, "%lluh%02llum", (unsigned long long)(s / CTL_S_PER_HOUR),
+			 (unsigned long long)(s % CTL_S_PER_HOUR / CTL_S_PER_MIN));
+	else if (s >= CTL_S_PER_MIN)
+		snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / CTL_S_PER_MIN),
+			 (unsigned long long)(s % CTL_S_PER_MIN));
+	else
+		snprintf(buf, len, "%.1fs", (double)ns / (double)CTL_NS_PER_S);
+	return buf;
+}
+
+char *ctl_fmt_time_ns(uint64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / CTL_NS_PER_S);
+	unsigned int ms = (unsigned int)(ns % CTL_NS_PER_S / 1000000ULL);
+	struct tm tm;
+	char tmp[32];
+
+	if (!gmtime_r(&t, &tm) || !strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	snprintf(buf, len, "%s.%03uZ", tmp, ms);
+	return buf;
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libcurl transport of vqtunectl: one easy handle per run, reused so `watch` and
+ * `events --follow` keep their connection. Error replies are docs/api.md's
+ * {"error":{"code","message","field"}} and map to enum vq_exit.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curl/curl.h>
+
+#include "ctl.h"
+
+/* Largest reply we buffer: far above any real reply, bounds memory against a bad peer. */
+#define CTL_REPLY_MAX_BYTES	(64u * 1024 * 1024)
+/* Longest bearer token we accept from a token file. */
+#define CTL_TOKEN_MAX_BYTES	4096
+/* HTTP status classes. */
+#define CTL_HTTP_OK_MIN		200
+#define CTL_HTTP_OK_MAX		299
+#define CTL_HTTP_NOT_FOUND	404
+
+struct ctl_conn {
+	CURL *curl;
+	char *base;		/* "http://localhost" (unix socket) or "http://HOST:PORT" */
+	const char *where;	/* socket path or base URL, for error messages */
+	struct curl_slist *auth;	/* "Authorization: Bearer ..." or NULL */
+	char errbuf[CURL_ERROR_SIZE];
+	bool quiet;		/* ctl_request_quiet(): print nothing */
+	bool unix_socket;
+};
+
+struct ctl_buf {
+	char *data;
+	size_t len;
+	bool overflow;
+};
+
+static size_t ctl_write_cb(char *p, size_t size, size_t n, void *arg)
+{
+	struct ctl_buf *b = arg;
+	size_t add = size * n;
+	char *d;
+
+	if (b->len + add > CTL_REPLY_MAX_BYTES) {
+		b->overflow = true;
+		return 0;
+	}
+	d = realloc(b->data, b->len + add + 1);
+	if (!d)
+		return 0;
+	memcpy(d + b->len, p, add);
+	b->data = d;
+	b->len += add;
+	d[b->len] = '\0';
+	return add;
+}
+
+/* Reads the token file's first line, trailing whitespace stripped. */
+static struct curl_slist *ctl_read_token(const char *file)
+{
+	char line[CTL_TOKEN_MAX_BYTES + 2], *hdr = NULL;
+	struct curl_slist *l = NULL;
+	FILE *f = fopen(file, "re");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, CTL_PROG ": cannot open token file %s: %s\n", file,
+			strerror(errno));
+		return NULL;
+	}
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	n = strlen(line);
+	while (n && isspace((unsigned char)line[n - 1]))
+		line[--n] = '\0';
+	if (!n || n > CTL_TOKEN_MAX_BYTES) {
+		fprintf(stderr, CTL_PROG ": token file %s: %s\n", file,
+			n ? "token too long" : "empty");
+		return NULL;
+	}
+	if (asprintf(&hdr, "Authorization: Bearer %s", line) < 0)
+		return NULL;
+	l = curl_slist_append(NULL, hdr);
+	explicit_bzero(hdr, strlen(hdr));
+	free(hdr);
+	explicit_bzero(line, sizeof(line));
+	return l;
+}
+
+static int ctl_conn_base(struct ctl_conn *c, const struct ctl_conn_opts *o)
+{
+	size_t n;
+
+	if (!o->host) {
+		c->base = strdup("http://localhost");
+		c->where = o->socket_path;
+		c->unix_socket = true;
+		if (!c->base)
+			return -ENOMEM;
+		return curl_easy_setopt(c->curl, CURLOPT_UNIX_SOCKET_PATH, o->socket_path) ?
+			-EINVAL : 0;
+	}
+	if (strstr(o->host, "://"))
+		c->base = strdup(o->host);
+	else if (asprintf(&c->base, "http://%s", o->host) < 0)
+		c->base = NULL;
+	if (!c->base)
+		return -ENOMEM;
+	/* "http://h:p/" + "/v1/..." would give "//v1"; keep the "//" after the scheme */
+	n = strlen(c->base);
+	while (n > 1 && c->base[n - 1] == '/' && c->base[n - 2] != '/')
+		c->base[--n] = '\0';
+	c->where = c->base;
+	return 0;
+}
+
+struct ctl_conn *ctl_conn_new(const struct ctl_conn_opts *o)
+{
+	struct ctl_conn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		goto err_nomem;
+	c->curl = curl_easy_init();
+	if (!c->curl)
+		goto err_free;
+	if (ctl_conn_base(c, o))
+		goto err_free;
+	if (o->token_file) {
+		c->auth = ctl_read_token(o->token_file);
+		if (!c->auth)
+			goto err_quiet;
+	}
+	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, c->errbuf);
+	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms);
+	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, ctl_write_cb);
+	curl_easy_setopt(c->curl, CURLOPT_USERAGENT, CTL_PROG "/" VQ_VERSION);
+	/* the daemon never redirects; never send the token elsewhere */
+	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
+	return c;
+
+err_free:
+	ctl_conn_free(c);
+err_nomem:
+	fprintf(stderr, CTL_PROG ": cannot set up the HTTP client\n");
+	return NULL;
+err_quiet:
+	ctl_conn_free(c);
+	return NULL;
+}
+
+void ctl_conn_free(struct ctl_conn *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	curl_slist_free_all(c->auth);
+	free(c->base);
+	free(c);
+}
+
+/* Prints the server's error reply; returns the exit code for status. */
+static int ctl_report_http_error(struct ctl_conn *c, long status, const struct ctl_buf *b)
+{
+	json_t *root = b->data ? json_loadb(b->data, b->len, 0, NULL) : NULL;
+	json_t *e = json_object_get(root, "error");
+	const char *code = json_string_value(json_object_get(e, "code"));
+	const char *msg = json_string_value(json_object_get(e, "message"));
+	const char *field = json_string_value(json_object_get(e, "field"));
+
+	if (c->quiet) {
+		/* caller shows the absence itself */
+	} else if (msg && code) {
+		fprintf(stderr, CTL_PROG ": %s (%s%s%s)\n", msg, code, field ? ", field " : "",
+			field ? field : "");
+	} else {
+		/* not our daemon's error format: show the status and the start of the body */
+		int n = b->data ? (int)strcspn(b->data, "\r\n") : 0;
+
+		fprintf(stderr, CTL_PROG ": HTTP %ld%s%.*s\n", status, n ? ": " : "",
+			n > 200 ? 200 : n, b->data ? b->data : "");
+	}
+	json_decref(root);
+	return status == CTL_HTTP_NOT_FOUND ? VQ_EXIT_NOT_FOUND : VQ_EXIT_ERROR;
+}
+
+/*
+ * Over a unix socket curl's own text names "localhost port 80", which misleads: show
+ * the socket path and the connect() errno instead (ENOENT: not running, EACCES: not in
+ * the socket's group).
+ */
+static void ctl_report_transport_error(struct ctl_conn *c, CURLcode rc)
+{
+	long os_errno = 0;
+
+	curl_easy_getinfo(c->curl, CURLINFO_OS_ERRNO, &os_errno);
+	if (c->unix_socket && rc == CURLE_COULDNT_CONNECT && os_errno)
+		fprintf(stderr, CTL_PROG ": cannot reach vqtuned at %s: %s\n", c->where,
+			strerror((int)os_errno));
+	else
+		fprintf(stderr, CTL_PROG ": cannot reach vqtuned at %s: %s\n", c->where,
+			c->errbuf[0] ? c->errbuf : curl_easy_strerror(rc));
+}
+
+static struct curl_slist *ctl_headers(struct ctl_conn *c, bool json_body)
+{
+	struct curl_slist *h = NULL, *n;
+	const struct curl_slist *a;
+
+	for (a = c->auth; a; a = a->next) {
+		n = curl_slist_append(h, a->data);
+		if (!n)
+			goto err_free;
+		h = n;
+	}
+	n = curl_slist_append(h, json_body ? "Content-Type: application/json" :
+			      "Accept: application/json");
+	if (!n)
+		goto err_free;
+	h = n;
+	/* no "Expect: 100-continue" round trip for small bodies */
+	n = curl_slist_append(h, "Expect:");
+	if (!n)
+		goto err_free;
+	return n;
+
+err_free:
+	curl_slist_free_all(h);
+	return NULL;
+}
+
+static int ctl_perform(struct ctl_conn *c, const char *method, const char *url, const char *body,
+		       struct ctl_buf *b, long *status)
+{
+	bool has_body = strcmp(method, "GET") && strcmp(method, "DELETE");
+	struct curl_slist *h = ctl_headers(c, has_body);
+	CURLcode rc;
+
+	if (!h) {
+		fprintf(stderr, CTL_PROG ": out of memory\n");
+		return VQ_EXIT_ERROR;
+	}
+	curl_easy_setopt(c->curl, CURLOPT_URL, url);
+	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, b);
+	curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+	if (has_body) {
+		/* pause/resume/restore carry an empty JSON body (Content-Length: 0) */
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, body ? body : "");
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)(body ? strlen(body) : 0));
+	}
+	curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, strcmp(method, "GET") ? method : NULL);
+	c->errbuf[0] = '\0';
+	rc = curl_easy_perform(c->curl);
+	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
+	curl_slist_free_all(h);
+	if (rc != CURLE_OK) {
+		if (c->quiet)
+			return b->overflow ? VQ_EXIT_ERROR : VQ_EXIT_CONNECT;
+		if (b->overflow)
+			fprintf(stderr, CTL_PROG ": reply from %s larger than %u bytes\n", c->where,
+				CTL_REPLY_MAX_BYTES);
+		else
+			ctl_report_transport_error(c, rc);
+		return b->overflow ? VQ_EXIT_ERROR : VQ_EXIT_CONNECT;
+	}
+	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, status);
+	return VQ_EXIT_OK;
+}
+
+int ctl_request(struct ctl_conn *c, const char *method, const char *path, json_t *body,
+		json_t **reply)
+{
+	struct ctl_buf b = { 0 };
+	char *url = NULL, *text = NULL;
+	json_error_t jerr;
+	long status = 0;
+	int ret = VQ_EXIT_ERROR;
+
+	*reply = NULL;
+	if (body) {
+		text = json_dumps(body, JSON_COMPACT);
+		if (!text)
+			goto out_nomem;
+	}
+	if (asprintf(&url, "%s%s", c->base, path) < 0) {
+		url = NULL;
+		goto out_nomem;
+	}
+	ret = ctl_perform(c, method, url, text, &b, &status);
+	if (ret)
+		goto out;
+	if (status < CTL_HTTP_OK_MIN || status > CTL_HTTP_OK_MAX) {
+		ret = ctl_report_http_error(c, status, &b);
+		goto out;
+	}
+	*reply = json_loadb(b.data ? b.data : "", b.len, 0, &jerr);
+	if (!*reply) {
+		if (!c->quiet)
+			fprintf(stderr, CTL_PROG ": %s %s: reply is not JSON: %s\n", method, path,
+				jerr.text);
+		ret = VQ_EXIT_ERROR;
+	}
+	goto out;
+
+out_nomem:
+	fprintf(stderr, CTL_PROG ": out of memory\n");
+out:
+	free(b.data);
+	free(url);
+	free(text);
+	return ret;
+}
+
+int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply)
+{
+	int ret;
+
+	c->quiet = true;
+	ret = ctl_request(c, "GET", path, NULL, reply);
+	c->quiet = false;
+	return ret;
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output of vqtunectl. Every read command goes through ctl_print(): --json prints the
+ * server's reply pretty and unchanged in content, otherwise a text renderer below turns
+ * it into aligned tables. Fields the server omits or sends as null print as "-".
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+/* Room for one formatted cell (numbers, rates, ranges). */
+#define CTL_CELL_BYTES	64
+/* Longest dotted policy key shown; deeper keys are skipped rather than cut. */
+#define CTL_POLICY_KEY_BYTES	512
+
+bool ctl_json_mode;
+
+void ctl_print_json(json_t *v)
+{
+	/* JSON_ENSURE_ASCII off: display names are already escaped ASCII-safe by the server */
+	json_dumpf(v, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+}
+
+void ctl_print(json_t *reply, void (*text)(json_t *reply))
+{
+	if (ctl_json_mode)
+		ctl_print_json(reply);
+	else
+		text(reply);
+	fflush(stdout);
+}
+
+static const char *ctl_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "-";
+}
+
+/* Integer (or real) field as decimal, "-" when absent/null. */
+static const char *ctl_num(json_t *o, const char *key, char *buf)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		snprintf(buf, CTL_CELL_BYTES, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, CTL_CELL_BYTES, "%.1f", json_real_value(v));
+	else
+		snprintf(buf, CTL_CELL_BYTES, "-");
+	return buf;
+}
+
+/* Numeric field as a double; -1 (prints "-") when absent or null (an invalid rate). */
+static double ctl_dbl(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : -1.0;
+}
+
+static const char *ctl_bool(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_boolean(v) ? (json_is_true(v) ? "yes" : "no") : "-";
+}
+
+void ctl_text_status(json_t *r)
+{
+	char a[CTL_CELL_BYTES];
+	json_t *up = json_object_get(r, "uptime_ns");
+	json_t *tick = json_object_get(r, "tick_interval_ns");
+
+	printf("version:          %s\n", ctl_str(r, "version"));
+	printf("pid:              %s\n", ctl_num(r, "pid", a));
+	printf("uptime:           %s\n", json_is_integer(up) ?
+	       ctl_fmt_duration_ns((uint64_t)json_integer_value(up), a, sizeof(a)) : "-");
+	printf("mode:             %s\n", ctl_str(r, "mode"));
+	printf("policy:           %s\n", ctl_str(r, "policy"));
+	printf("tick interval:    %s\n", json_is_integer(tick) ?
+	       ctl_fmt_duration_ns((uint64_t)json_integer_value(tick), a, sizeof(a)) : "-");
+	printf("ticks:            %s\n", ctl_num(r, "ticks", a));
+	printf("missed ticks:     %s\n", ctl_num(r, "missed_ticks", a));
+	printf("devices:          %s\n", ctl_num(r, "devices", a));
+	printf("managed devices:  %s\n", ctl_num(r, "managed_devices", a));
+	printf("events:           %s\n", ctl_num(r, "events", a));
+}
+
+void ctl_text_devices(json_t *devices, json_t *const *rates)
+{
+	static const char *const hdr[] = { "NAME", "NETNS", "DRIVER", "STATE", ">IFINDEX",
+		">TXQ", ">RXQ", "MANAGED", "MODE", ">RX RATE", ">TX RATE" };
+	struct ctl_table *t = ctl_table_new(hdr, sizeof(hdr) / sizeof(hdr[0]));
+	json_t *d;
+	size_t i;
+
+	if (!t)
+		return;
+	json_array_foreach(devices, i, d) {
+		char ifi[CTL_CELL_BYTES], txq[CTL_CELL_BYTES], rxq[CTL_CELL_BYTES];
+		char rx[CTL_CELL_BYTES], tx[CTL_CELL_BYTES];
+		const char *ns = json_string_value(json_object_get(d, "netns"));
+		const char *mode = json_is_true(json_object_get(d, "paused")) ? "paused" :
+				   ctl_str(d, "mode");
+		const char *cells[] = { ctl_str(d, "name"), ns && *ns ? ns : "-",
+			ctl_str(d, "driver"), ctl_str(d, "oper_state"), ctl_num(d, "ifindex", ifi),
+			ctl_num(d, "tx_queues", txq), ctl_num(d, "rx_queues", rxq),
+			ctl_bool(d, "managed"), mode,
+			ctl_fmt_bitrate(ctl_dbl(rates[i], "rx_bytes_per_s"), rx, sizeof(rx)),
+			ctl_fmt_bitrate(ctl_dbl(rates[i], "tx_bytes_per_s"), tx, sizeof(tx)) };
+
+		ctl_table_add(t, cells);
+	}
+	ctl_table_print(t, stdout);
+	ctl_table_free(t);
+}
+
+/* "pinned,changed,disruptive,controlled,ro" */
+static void ctl_knob_flags(json_t *k, char *buf, size_t len)
+{
+	static const char *const flag[] = { "pinned", "changed", "disruptive", "controlled" };
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(flag) / sizeof(flag[0]); i++)
+		if (json_is_true(json_object_get(k, flag[i])))
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
+					      flag[i]);
+	if (json_is_false(json_object_get(k, "writable")))
+		snprintf(buf + n, n < len ? len - n : 0, "%sro", n ? "," : "");
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static void ctl_text_knobs(json_t *knobs)
+{
+	static const char *const hdr[] = { "KNOB", "INSTANCE", ">VALUE", "UNIT", ">MIN",
+		">MAX", ">ORIGINAL", "PROVIDER", "FLAGS" };
+	struct ctl_table *t = ctl_table_new(hdr, sizeof(hdr) / sizeof(hdr[0]));
+	json_t *k;
+	size_t i;
+
+	if (!t)
+		return;
+	json_array_foreach(knobs, i, k) {
+		char v[CTL_CELL_BYTES], lo[CTL_CELL_BYTES], hi[CTL_CELL_BYTES];
+		char orig[CTL_CELL_BYTES], flags[CTL_CELL_BYTES * 2];
+		const char *cells[] = { ctl_str(k, "name"), ctl_str(k, "instance"),
+			ctl_num(k, "value", v), ctl_str(k, "unit"), ctl_num(k, "min", lo),
+			ctl_num(k, "max", hi), ctl_num(k, "original", orig),
+			ctl_str(k, "provider"), flags };
+
+		ctl_knob_flags(k, flags, sizeof(flags));
+		ctl_table_add(t, cells);
+	}
+	ctl_table_print(t, stdout);
+	ctl_table_free(t);
+}
+
+void ctl_text_device(json_t *r)
+{
+	char a[CTL_CELL_BYTES], b[CTL_CELL_BYTES], c[CTL_CELL_BYTES], d[CTL_CELL_BYTES];
+	const char *ns = json_string_value(json_object_get(r, "netns"));
+	json_t *knobs = json_object_get(r, "knobs");
+
+	printf("%s  netns %s  ifindex %s  driver %s  %s  mtu %s\n", ctl_str(r, "name"),
+	       ns && *ns ? ns : "-", ctl_num(r, "ifindex", a), ctl_str(r, "driver"),
+	       ctl_str(r, "oper_state"), ctl_num(r, "mtu", b));
+	printf("  txq %s  rxq %s  generation %s  managed %s  mode %s  paused %s\n",
+	       ctl_num(r, "tx_queues", c), ctl_num(r, "rx_queues", d),
+	       ctl_num(r, "generation", a), ctl_bool(r, "managed"), ctl_str(r, "mode"),
+	       ctl_bool(r, "paused"));
+	if (!json_array_size(knobs)) {
+		printf("  no knobs\n");
+		return;
+	}
+	putchar('\n');
+	ctl_text_knobs(knobs);
+}
+
+/* Adds one queue row: counters, rates, and for TX queues tx-stop/tx-wake and BQL. */
+static void ctl_queue_row(struct ctl_table *t, json_t *q)
+{
+	char pk[CTL_CELL_BYTES], by[CTL_CELL_BYTES], pps[CTL_CELL_BYTES], bps[CTL_CELL_BYTES];
+	char rate[CTL_CELL_BYTES], stop[CTL_CELL_BYTES], wake[CTL_CELL_BYTES];
+	char qn[CTL_CELL_BYTES], bql[CTL_CELL_BYTES * 2], lim[CTL_CELL_BYTES];
+	char inf[CTL_CELL_BYTES];
+	json_t *cnt = json_object_get(q, "counters"), *rt = json_object_get(q, "rates");
+	json_t *bq = json_object_get(q, "bql");
+	bool valid = !json_is_false(json_object_get(q, "valid"));
+	const char *cells[] = { ctl_num(q, "queue", qn), ctl_str(q, "direction"),
+		ctl_str(q, "source"), ctl_num(cnt, "packets", pk), ctl_num(cnt, "bytes", by),
+		ctl_fmt_si(ctl_dbl(rt, "packets_per_s"), pps, sizeof(pps)),
+		ctl_fmt_si(ctl_dbl(rt, "bytes_per_s"), bps, sizeof(bps)),
+		ctl_fmt_bitrate(ctl_dbl(rt, "bytes_per_s"), rate, sizeof(rate)),
+		ctl_num(cnt, "tx_stop", stop), ctl_num(cnt, "tx_wake", wake), bql,
+		valid ? "" : "invalid" };
+
+	if (bq)
+		snprintf(bql, sizeof(bql), "%s/%s", ctl_num(bq, "limit_bytes", lim),
+			 ctl_num(bq, "inflight_bytes", inf));
+	else
+		snprintf(bql, sizeof(bql), "-");
+	ctl_table_add(t, cells);
+}
+
+void ctl_text_queues(json_t *r)
+{
+	static const char *const hdr[] = { ">QUEUE", "DIR", "SOURCE", ">PACKETS", ">BYTES",
+		">PKTS/S", ">BYTES/S", ">RATE", ">TX-STOP", ">TX-WAKE", ">BQL LIMIT/INFLIGHT",
+		"NOTE" };
+	struct ctl_table *t = ctl_table_new(hdr, sizeof(hdr) / sizeof(hdr[0]));
+	json_t *tot = json_object_get(r, "totals"), *rt = json_object_get(tot, "rates"), *q;
+	char a[CTL_CELL_BYTES], b[CTL_CELL_BYTES], c[CTL_CELL_BYTES], d[CTL_CELL_BYTES];
+	const char *ns = json_string_value(json_object_get(r, "netns"));
+	size_t i;
+
+	if (!t)
+		return;
+	printf("%s  netns %s  generation %s%s\n", ctl_str(r, "device"), ns && *ns ? ns : "-",
+	       ctl_num(r, "generation", a),
+	       json_is_false(json_object_get(r, "valid")) ? "  (rates invalid this interval)" : "");
+	printf("  rx %s pkts/s %s   tx %s pkts/s %s\n",
+	       ctl_fmt_si(ctl_dbl(rt, "rx_packets_per_s"), a, sizeof(a)),
+	       ctl_fmt_bitrate(ctl_dbl(rt, "rx_bytes_per_s"), b, sizeof(b)),
+	       ctl_fmt_si(ctl_dbl(rt, "tx_packets_per_s"), c, sizeof(c)),
+	       ctl_fmt_bitrate(ctl_dbl(rt, "tx_bytes_per_s"), d, sizeof(d)));
+	printf("  dropped rx %s tx %s  errors rx %s tx %s\n\n", ctl_num(tot, "rx_dropped", a),
+	       ctl_num(tot, "tx_dropped", b), ctl_num(tot, "rx_errors", c),
+	       ctl_num(tot, "tx_errors", d));
+	json_array_foreach(json_object_get(r, "queues"), i, q)
+		ctl_queue_row(t, q);
+	ctl_table_print(t, stdout);
+	ctl_table_free(t);
+}
+
+void ctl_text_event_line(json_t *ev, FILE *f)
+{
+	char id[CTL_CELL_BYTES], tm[CTL_CELL_BYTES], o[CTL_CELL_BYTES], n[CTL_CELL_BYTES];
+	json_t *t = json_object_get(ev, "time_ns");
+	const char *ns = json_string_value(json_object_get(ev, "netns"));
+	const char *inst = json_string_value(json_object_get(ev, "instance"));
+
+	fprintf(f, "%s %s %s %s%s%s %s%s%s %s -> %s", ctl_num(ev, "id", id),
+		json_is_integer(t) ? ctl_fmt_time_ns((uint64_t)json_integer_value(t), tm,
+						     sizeof(tm)) : "-",
+		ctl_str(ev, "who"), ns && *ns ? ns : "", ns && *ns ? ":" : "",
+		ctl_str(ev, "device"), ctl_str(ev, "knob"), inst && *inst ? "/" : "",
+		inst && *inst ? inst : "", ctl_num(ev, "old", o), ctl_num(ev, "new", n));
+	if (json_string_value(json_object_get(ev, "reason")))
+		fprintf(f, " (%s)", ctl_str(ev, "reason"));
+	fputc('\n', f);
+}
+
+void ctl_text_events(json_t *r)
+{
+	json_t *ev;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "events"), i, ev)
+		ctl_text_event_line(ev, stdout);
+}
+
+void ctl_text_changes(json_t *r)
+{
+	char o[CTL_CELL_BYTES], n[CTL_CELL_BYTES];
+	json_t *ch;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "changes"), i, ch)
+		printf("%s %s: %s -> %s\n", ctl_str(ch, "knob"), ctl_str(ch, "instance"),
+		       ctl_num(ch, "old", o), ctl_num(ch, "new", n));
+}
+
+/* One "key = value" line per leaf, keys dotted: what `policy set KEY VALUE` takes. */
+static void ctl_text_flat(json_t *v, char *prefix, size_t len, size_t used)
+{
+	const char *key;
+	json_t *child;
+	char *s;
+
+	if (!json_is_object(v)) {
+		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		printf("%s = %s\n", prefix, s ? s : "?");
+		free(s);
+		return;
+	}
+	json_object_foreach(v, key, child) {
+		int n = snprintf(prefix + used, len - used, "%s%s", used ? "." : "", key);
+
+		if (n < 0 || (size_t)n >= len - used)
+			continue;
+		ctl_text_flat(child, prefix, len, used + (size_t)n);
+		prefix[used] = '\0';
+	}
+}
+
+void ctl_text_policy(json_t *r)
+{
+	char prefix[CTL_POLICY_KEY_BYTES] = "";
+	json_t *p = json_object_get(r, "policy");
+
+	ctl_text_flat(p ? p : r, prefix, sizeof(prefix), 0);
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Live views: `watch` (top-like redraw of devices or one device's queues) and
+ * `events [--since ID] [--follow]`. SIGINT/SIGTERM set ctl_stop; sleeps are cut short by
+ * the signal, the loop ends, and the terminal is put back (cursor shown) before exit.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl.h"
+
+/* Default watch redraw period and its bounds (10 ms up to one hour). */
+#define CTL_WATCH_INTERVAL_MS		1000ULL
+#define CTL_WATCH_INTERVAL_MIN_MS	10ULL
+#define CTL_WATCH_INTERVAL_MAX_MS	3600000ULL
+/* events --follow polling period: the API has no push channel (docs/api.md). */
+#define CTL_FOLLOW_INTERVAL_MS		1000ULL
+/* "/v1/events?since=" plus 20 digits of a 64-bit id, with room to spare. */
+#define CTL_EVENTS_PATH_BYTES		64
+#define CTL_NS_PER_S			1000000000ULL
+/* "2026-11-30T03:00:00.123Z" and then some. */
+#define CTL_TIME_BYTES			40
+#define CTL_NS_PER_MS			1000000L
+#define CTL_MS_PER_S			1000ULL
+
+/* ANSI/ECMA-48: cursor home + erase display; hide/show cursor (DECTCEM). */
+#define CTL_ANSI_CLEAR		"\033[H\033[2J"
+#define CTL_ANSI_HIDE_CURSOR	"\033[?25l"
+#define CTL_ANSI_SHOW_CURSOR	"\033[?25h"
+
+volatile int ctl_stop;
+
+static void ctl_on_signal(int sig)
+{
+	(void)sig;
+	ctl_stop = 1;
+}
+
+/* No SA_RESTART: nanosleep must return EINTR so Ctrl-C is acted on at once. */
+static void ctl_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ctl_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void ctl_sleep_ms(uint64_t ms)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms / CTL_MS_PER_S),
+			       .tv_nsec = (long)(ms % CTL_MS_PER_S) * CTL_NS_PER_MS };
+
+	while (!ctl_stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+struct ctl_watch_opts {
+	uint64_t interval_ms, count;
+	bool has_count;
+};
+
+/* A watch(1)-like first line: period, what is shown, wall-clock time (UTC). */
+static void ctl_watch_header(const char *dev, uint64_t interval_ms)
+{
+	struct timespec now;
+	char when[CTL_TIME_BYTES];
+
+	if (ctl_json_mode)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	printf("Every %.2fs: %s%s    %s\n\n", (double)interval_ms / CTL_MS_PER_S,
+	       dev ? "queues of " : "devices", dev ? dev : "",
+	       ctl_fmt_time_ns((uint64_t)now.tv_sec * CTL_NS_PER_S + (uint64_t)now.tv_nsec,
+			       when, sizeof(when)));
+}
+
+static int ctl_watch_frame(struct ctl_conn *c, const char *path)
+{
+	json_t *r;
+	int ret;
+
+	if (!path)
+		return ctl_show_devices(c);
+	ret = ctl_request(c, "GET", path, NULL, &r);
+	if (!ret)
+		ctl_print(r, ctl_text_queues);
+	json_decref(r);
+	return ret;
+}
+
+static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_watch_opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a;
+		int r = ctl_opt_arg("watch", "--interval", argc, argv, &i, &a);
+
+		if (r < 0)
+			return VQ_EXIT_USAGE;
+		if (r > 0) {
+			if (ctl_parse_seconds_ms(a, CTL_WATCH_INTERVAL_MIN_MS,
+						 CTL_WATCH_INTERVAL_MAX_MS, &o->interval_ms))
+				return ctl_usage_error("watch", "--interval: '%s' is not a number "
+						       "of seconds in [0.01, 3600]", a);
+			continue;
+		}
+		r = ctl_opt_u64("watch", "--count", argc, argv, &i, &o->count);
+		if (r < 0)
+			return VQ_EXIT_USAGE;
+		if (r > 0) {
+			o->has_count = true;
+			continue;
+		}
+		if (ctl_is_option(argv[i]))
+			return ctl_usage_error("watch", "unknown option '%s'", argv[i]);
+		if (*dev)
+			return ctl_usage_error("watch", "unexpected argument '%s'", argv[i]);
+		*dev = argv[i];
+	}
+	if (o->has_count && !o->count)
+		return ctl_usage_error("watch", "--count: must be at least 1");
+	return VQ_EXIT_OK;
+}
+
+int cmd_watch(struct ctl_conn *c, int argc, char **argv)
+{
+	struct ctl_watch_opts o = { .interval_ms = CTL_WATCH_INTERVAL_MS };
+	const char *dev = NULL;
+	char *path = NULL;
+	bool tty = isatty(STDOUT_FILENO);
+	uint64_t frame;
+	int ret, err;
+
+	ret = ctl_watch_parse(argc, argv, &dev, &o);
+	if (ret)
+		return ret;
+	if (dev) {
+		path = ctl_dev_path(dev, "/queues", &err);
+		if (!path && err == -EINVAL)
+			return ctl_usage_error("watch", "DEV: '%s' is not NAME or NETNS:NAME", dev);
+		if (!path)
+			return VQ_EXIT_ERROR;
+	}
+	ctl_catch_signals();
+	if (tty)
+		fputs(CTL_ANSI_HIDE_CURSOR, stdout);
+	for (frame = 0; !ctl_stop && (!o.has_count || frame < o.count); frame++) {
+		if (frame)
+			ctl_sleep_ms(o.interval_ms);
+		if (ctl_stop)
+			break;
+		fputs(tty ? CTL_ANSI_CLEAR : frame ? "\n" : "", stdout);
+		ctl_watch_header(dev, o.interval_ms);
+		ret = ctl_watch_frame(c, path);
+		if (ret)
+			break;
+	}
+	if (tty)
+		fputs(CTL_ANSI_SHOW_CURSOR, stdout);
+	fflush(stdout);
+	free(path);
+	return ret;
+}
+
+/*
+ * Prints the events of one reply with id > *last and raises *last to the highest id.
+ * Polling with since=<highest id seen> and filtering here is right whether the server
+ * reads since as "id > since" (docs/api.md) or as inclusive, and whatever "next" holds.
+ */
+static void ctl_events_batch(json_t *r, json_int_t *last, bool follow)
+{
+	json_t *ev;
+	size_t i;
+
+	if (!follow)
+		ctl_print(r, ctl_text_events);
+	json_array_foreach(json_object_get(r, "events"), i, ev) {
+		json_t *id = json_object_get(ev, "id");
+
+		if (!json_is_integer(id) || json_integer_value(id) <= *last)
+			continue;
+		*last = json_integer_value(id);
+		if (!follow)
+			continue;
+		if (ctl_json_mode) {
+			json_dumpf(ev, stdout, JSON_COMPACT);
+			fputc('\n', stdout);
+		} else {
+			ctl_text_event_line(ev, stdout);
+		}
+	}
+	fflush(stdout);
+}
+
+int cmd_events(struct ctl_conn *c, int argc, char **argv)
+{
+	uint64_t since = 0;
+	bool follow = false;
+	json_int_t next;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		int r = ctl_opt_u64("events", "--since", argc, argv, &i, &since);
+
+		if (r < 0)
+			return VQ_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		if (!strcmp(argv[i], "--follow") || !strcmp(argv[i], "-f"))
+			follow = true;
+		else
+			return ctl_usage_error("events", "unexpected argument '%s'", argv[i]);
+	}
+	if (since > (uint64_t)LLONG_MAX)
+		return ctl_usage_error("events", "--since: '%llu' is too large",
+				       (unsigned long long)since);
+	next = (json_int_t)since;
+	if (follow)
+		ctl_catch_signals();
+	do {
+		char path[CTL_EVENTS_PATH_BYTES];
+		json_t *r;
+
+		snprintf(path, sizeof(path), VQ_API_PREFIX "/events?since=%lld", (long long)next);
+		ret = ctl_request(c, "GET", path, NULL, &r);
+		if (!ret)
+			ctl_events_batch(r, &next, follow);
+		json_decref(r);
+		if (ret || !follow)
+			break;
+		ctl_sleep_ms(CTL_FOLLOW_INTERVAL_MS);
+	} while (!ctl_stop);
+	return ret;
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vqtunectl pure helpers: value parsing, seconds parsing, percent-encoding, device
+ * selector paths, rate/SI/duration/time formatting, dotted policy keys.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../ctl/ctl.h"
+
+static void test_parse_u64_accepts(void **state)
+{
+	uint64_t v = 1;
+
+	assert_int_equal(ctl_parse_u64("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(ctl_parse_u64("20000", &v), 0);
+	assert_int_equal(v, 20000);
+	assert_int_equal(ctl_parse_u64("007", &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(ctl_parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+}
+
+static void test_parse_u64_rejects(void **state)
+{
+	static const char *const bad[] = { "", "-1", "+1", "1e3", "abc", " 1", "1 ", "0x10",
+		"1.0", "１" };
+	uint64_t v = 42;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ctl_parse_u64(bad[i], &v), -EINVAL);
+		assert_int_equal(v, 42);
+	}
+	assert_int_equal(ctl_parse_u64(NULL, &v), -EINVAL);
+	assert_int_equal(ctl_parse_u64("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(ctl_parse_u64("99999999999999999999", &v), -ERANGE);
+	assert_int_equal(v, 42);
+}
+
+static void test_parse_seconds(void **state)
+{
+	uint64_t ms = 0;
+
+	assert_int_equal(ctl_parse_seconds_ms("2", 1, 10000, &ms), 0);
+	assert_int_equal(ms, 2000);
+	assert_int_equal(ctl_parse_seconds_ms("0.25", 1, 10000, &ms), 0);
+	assert_int_equal(ms, 250);
+	assert_int_equal(ctl_parse_seconds_ms("1.5", 1, 10000, &ms), 0);
+	assert_int_equal(ms, 1500);
+	assert_int_equal(ctl_parse_seconds_ms("0.001", 1, 10000, &ms), 0);
+	assert_int_equal(ms, 1);
+	assert_int_equal(ctl_parse_seconds_ms("0", 1, 10000, &ms), -ERANGE);
+	assert_int_equal(ctl_parse_seconds_ms("11", 1, 10000, &ms), -ERANGE);
+	assert_int_equal(ctl_parse_seconds_ms("0.0001", 1, 10000, &ms), -EINVAL);
+	assert_int_equal(ctl_parse_seconds_ms("1.", 1, 10000, &ms), -EINVAL);
+	assert_int_equal(ctl_parse_seconds_ms(".5", 1, 10000, &ms), -EINVAL);
+	assert_int_equal(ctl_parse_seconds_ms("1.x", 1, 10000, &ms), -EINVAL);
+	assert_int_equal(ctl_parse_seconds_ms("-1", 1, 10000, &ms), -EINVAL);
+	assert_int_equal(ctl_parse_seconds_ms("", 1, 10000, &ms), -EINVAL);
+	assert_int_equal(ms, 1);
+}
+
+static void test_url_escape(void **state)
+{
+	/* unreserved bytes stay, everything else is %HH upper-case (RFC 3986 2.1, 2.3) */
+	static const char in[] = "aZ09-._~ /:%?#\\\xff\x01";
+	char *e = ctl_url_escape(in, sizeof(in) - 1);
+
+	assert_string_equal(e, "aZ09-._~%20%2F%3A%25%3F%23%5C%FF%01");
+	free(e);
+	/* an embedded NUL is a byte like any other when the length says so */
+	e = ctl_url_escape("a\0b", 3);
+	assert_string_equal(e, "a%00b");
+	free(e);
+	e = ctl_url_escape("", 0);
+	assert_string_equal(e, "");
+	free(e);
+}
+
+static void test_dev_path(void **state)
+{
+	int err = 1;
+	char *p;
+
+	p = ctl_dev_path("veth1", "/queues", &err);
+	assert_int_equal(err, 0);
+	assert_string_equal(p, "/v1/devices/veth1/queues");
+	free(p);
+	p = ctl_dev_path("lab:veth1", NULL, &err);
+	assert_string_equal(p, "/v1/devices/lab:veth1");
+	free(p);
+	p = ctl_dev_path("-:ve\xff" "0", "", &err);
+	assert_string_equal(p, "/v1/devices/-:ve%FF0");
+	free(p);
+	/* display form: the backslash is sent escaped, the server maps it back */
+	p = ctl_dev_path("ve\\xff0", "/pause", &err);
+	assert_string_equal(p, "/v1/devices/ve%5Cxff0/pause");
+	free(p);
+	/* names hold no ':', so the last one splits; a ':' inside NETNS is escaped */
+	p = ctl_dev_path("a:b:eth0", "", &err);
+	assert_string_equal(p, "/v1/devices/a%3Ab:eth0");
+	free(p);
+	p = ctl_dev_path(":eth0", "", &err);
+	assert_string_equal(p, "/v1/devices/-:eth0");
+	free(p);
+	p = ctl_dev_path("ns with space:e%0", "", &err);
+	assert_string_equal(p, "/v1/devices/ns%20with%20space:e%250");
+	free(p);
+	assert_null(ctl_dev_path("", "", &err));
+	assert_int_equal(err, -EINVAL);
+	assert_null(ctl_dev_path("lab:", "", &err));
+	assert_int_equal(err, -EINVAL);
+}
+
+static void test_dev_selector(void **state)
+{
+	char *s = ctl_dev_selector("", "eth0");
+
+	assert_string_equal(s, "-:eth0");
+	free(s);
+	s = ctl_dev_selector(NULL, "eth0");
+	assert_string_equal(s, "-:eth0");
+	free(s);
+	s = ctl_dev_selector("lab", "veth1");
+	assert_string_equal(s, "lab:veth1");
+	free(s);
+}
+
+static void test_fmt_bitrate(void **state)
+{
+	char b[32];
+
+	assert_string_equal(ctl_fmt_bitrate(1176250000.0, b, sizeof(b)), "9.41 Gbit/s");
+	assert_string_equal(ctl_fmt_bitrate(0, b, sizeof(b)), "0 bit/s");
+	assert_string_equal(ctl_fmt_bitrate(4, b, sizeof(b)), "32.0 bit/s");
+	assert_string_equal(ctl_fmt_bitrate(1000, b, sizeof(b)), "8.00 kbit/s");
+	assert_string_equal(ctl_fmt_bitrate(12500000, b, sizeof(b)), "100 Mbit/s");
+	assert_string_equal(ctl_fmt_bitrate(1250000000.0, b, sizeof(b)), "10.0 Gbit/s");
+	/* 999.96 kbit/s would print "1000 kbit/s" at three digits: it must roll over */
+	assert_string_equal(ctl_fmt_bitrate(124995.0, b, sizeof(b)), "1.00 Mbit/s");
+	assert_string_equal(ctl_fmt_bitrate(124875.0, b, sizeof(b)), "999 kbit/s");
+	assert_string_equal(ctl_fmt_bitrate(-1, b, sizeof(b)), "-");
+	assert_string_equal(ctl_fmt_bitrate(NAN, b, sizeof(b)), "-");
+	assert_string_equal(ctl_fmt_bitrate(INFINITY, b, sizeof(b)), "-");
+}
+
+static void test_fmt_si(void **state)
+{
+	char b[32];
+
+	assert_string_equal(ctl_fmt_si(0, b, sizeof(b)), "0");
+	assert_string_equal(ctl_fmt_si(999, b, sizeof(b)), "999");
+	assert_string_equal(ctl_fmt_si(2.5, b, sizeof(b)), "2.5");
+	assert_string_equal(ctl_fmt_si(1234567, b, sizeof(b)), "1.23M");
+	assert_string_equal(ctl_fmt_si(812345, b, sizeof(b)), "812k");
+	assert_string_equal(ctl_fmt_si(99960, b, sizeof(b)), "100k");
+	assert_string_equal(ctl_fmt_si(-1, b, sizeof(b)), "-");
+}
+
+static void test_fmt_duration(void **state)
+{
+	char b[32];
+
+	assert_string_equal(ctl_fmt_duration_ns(12000000000ULL, b, sizeof(b)), "12.0s");
+	assert_string_equal(ctl_fmt_duration_ns(1500000000ULL, b, sizeof(b)), "1.5s");
+	assert_string_equal(ctl_fmt_duration_ns(307000000000ULL, b, sizeof(b)), "5m07s");
+	assert_string_equal(ctl_fmt_duration_ns(3725000000000ULL, b, sizeof(b)), "1h02m");
+	assert_string_equal(ctl_fmt_duration_ns(273900000000000ULL, b, sizeof(b)), "3d04h05m");
+}
+
+static void test_fmt_time(void **state)
+{
+	char b[40];
+
+	assert_string_equal(ctl_fmt_time_ns(1700000000123456789ULL, b, sizeof(b)),
+			    "2023-11-14T22:13:20.123Z");
+	assert_string_equal(ctl_fmt_time_ns(0, b, sizeof(b)), "1970-01-01T00:00:00.000Z");
+}
+
+static void test_jpath_set(void **state)
+{
+	json_t *o = json_pack("{s:s,s:{s:i}}", "mode", "observe", "gro", "max_ns", 1);
+	char *s;
+
+	assert_int_equal(ctl_jpath_set(o, "mode", json_string("active")), 0);
+	assert_int_equal(ctl_jpath_set(o, "gro.max_ns", json_integer(5)), 0);
+	assert_int_equal(ctl_jpath_set(o, "a.b.c", json_true()), 0);
+	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(s, "{\"a\":{\"b\":{\"c\":true}},\"gro\":{\"max_ns\":5},"
+			    "\"mode\":\"active\"}");
+	free(s);
+	/* a scalar in the way, empty segments: refused, object unchanged */
+	assert_int_equal(ctl_jpath_set(o, "mode.x", json_integer(1)), -EINVAL);
+	assert_int_equal(ctl_jpath_set(o, "", json_integer(1)), -EINVAL);
+	assert_int_equal(ctl_jpath_set(o, "gro.", json_integer(1)), -EINVAL);
+	assert_int_equal(ctl_jpath_set(o, ".gro", json_integer(1)), -EINVAL);
+	assert_int_equal(ctl_jpath_set(o, "x", NULL), -ENOMEM);
+	assert_int_equal(json_object_size(o), 3);
+	assert_int_equal(json_object_size(json_object_get(o, "gro")), 1);
+	json_decref(o);
+}
+
+static void test_json_value_from_arg(void **state)
+{
+	json_t *v;
+
+	v = ctl_json_value_from_arg("42");
+	assert_true(json_is_integer(v) && json_integer_value(v) == 42);
+	json_decref(v);
+	v = ctl_json_value_from_arg("true");
+	assert_true(json_is_true(v));
+	json_decref(v);
+	v = ctl_json_value_from_arg("active");
+	assert_string_equal(json_string_value(v), "active");
+	json_decref(v);
+	v = ctl_json_value_from_arg("\"42\"");
+	assert_string_equal(json_string_value(v), "42");
+	json_decref(v);
+	v = ctl_json_value_from_arg("{\"a\":[1,2]}");
+	assert_int_equal(json_array_size(json_object_get(v, "a")), 2);
+	json_decref(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_u64_accepts),
+		cmocka_unit_test(test_parse_u64_rejects),
+		cmocka_unit_test(test_parse_seconds),
+		cmocka_unit_test(test_url_escape),
+		cmocka_unit_test(test_dev_path),
+		cmocka_unit_test(test_dev_selector),
+		cmocka_unit_test(test_fmt_bitrate),
+		cmocka_unit_test(test_fmt_si),
+		cmocka_unit_test(test_fmt_duration),
+		cmocka_unit_test(test_fmt_time),
+		cmocka_unit_test(test_jpath_set),
+		cmocka_unit_test(test_json_value_from_arg),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
