@@ -1,0 +1,40 @@
+#!/bin/bash
+# kill -9 after changing two knobs; the next start restores both from the journal before
+# anything else, and SIGTERM restores what was changed since.
+source "$(dirname "$0")/lib.sh"
+vq_init
+A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
+vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+IA=$(vq_ifindex "$A" va)
+IB=$(vq_ifindex "$B" vb)
+g0=$(vq_napi "$B" "$IB" gro_flush_timeout)
+d0=$(vq_napi "$A" "$IA" defer_hard_irqs)
+
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+vq_ctl set "$B:vb" gro-flush-timeout 50000 >/dev/null
+check "set gro-flush-timeout" 0 $?
+vq_ctl set "$A:va" defer-hard-irqs 3 >/dev/null
+check "set defer-hard-irqs" 0 $?
+check "gro-flush-timeout changed" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "defer-hard-irqs changed" 3 "$(vq_napi "$A" "$IA" defer_hard_irqs)"
+# a set without --napi-id covers every NAPI of the device: one journal entry per NAPI
+nnapi=$(( $(ip netns exec "$A" python3 "$NAPI_READ" | awk -v i="$IA" '$2 == i' | wc -l) +
+	  $(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IB" '$2 == i' | wc -l) ))
+check "journal holds every original" "$nnapi" "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
+
+vq_daemon_stop KILL
+check "still changed after kill -9 (nothing restored them)" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+check "gro-flush-timeout restored at start" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "defer-hard-irqs restored at start" "$d0" "$(vq_napi "$A" "$IA" defer_hard_irqs)"
+check "journal empty after the restore" 0 "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
+check "restore events" "$nnapi" "$(vq_ctl --json events | vq_json 'len([e for e in d["events"] if e["who"]=="restore"])')"
+
+# SIGTERM restores too
+vq_ctl set "$B:vb" gro-flush-timeout 70000 >/dev/null
+check "set again" 70000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+vq_daemon_stop TERM
+check "vqtuned exit code after SIGTERM" 0 $?
+check "gro-flush-timeout restored on SIGTERM" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+vq_done
