@@ -12,7 +12,6 @@ KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
-VQ_NETNS=()
 VQ_PIDS=()
 VQ_TMP=
 VQ_FAILS=0
@@ -32,7 +31,8 @@ vq_cleanup() {
 		kill -KILL "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	for ns in "${VQ_NETNS[@]}"; do
+	# vq_netns runs in $(...) subshells, so namespaces are found by this test's unique prefix
+	for ns in $(ip netns list | awk -v p="$VQ_ID-" 'index($1, p) == 1 { print $1 }'); do
 		ip netns del "$ns" 2>/dev/null
 	done
 	[ -n "$VQ_TMP" ] && rm -rf "$VQ_TMP"
@@ -50,7 +50,6 @@ vq_init() {
 vq_netns() {
 	local ns=$VQ_ID-$1
 	ip netns add "$ns" || return 1
-	VQ_NETNS+=("$ns")
 	ip -n "$ns" link set lo up
 	echo "$ns"
 }
