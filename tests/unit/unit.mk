@@ -18,3 +18,9 @@ test_api_PKGS := libcurl
 UNIT_TESTS += ctl_fmt ctl_table
 test_ctl_fmt_OBJS := ctl/fmt.c ctl/jpath.c
 test_ctl_table_OBJS := ctl/table.c
+
+# knob table: ranges and instances on a hand-built device
+UNIT_TESTS += knob
+test_knob_OBJS := daemon/knob.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c
+UNIT_TESTS += util
+test_util_OBJS := daemon/util.c

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * knob: ranges are checked before the kernel sees a value, and instances follow what the
+ * device reports (per-NAPI netlink when present, device-wide sysfs otherwise, never both;
+ * ethtool knobs only where the driver sent the attribute; ring maxima from the driver).
+ * The device is built by hand: no kernel involved.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dev.h"
+#include "knob.h"
+#include "netns.h"
+
+static struct netns ns = { .name = "lab", .sysfs = "/nonexistent" };
+
+/* netns.c is not linked: the few calls dev.c makes are answered here */
+struct netns *netns_find(const char *name)
+{
+	return strcmp(name, "lab") ? NULL : &ns;
+}
+
+static struct device *mkdev(void)
+{
+	struct device *d = dev_add(&ns, 7);
+
+	snprintf(d->name, sizeof(d->name), "vb");
+	assert_int_equal(dev_set_queues(d, 2, 2), 0);
+	return d;
+}
+
+static void test_ranges(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[128];
+
+	d->dnapi_present = 1u << DNAPI_DEFER_HARD_IRQS | 1u << DNAPI_GRO_FLUSH_TIMEOUT;
+	assert_int_equal(knob_find(d, K_DEFER_HARD_IRQS, "", &ki), 0);
+	assert_int_equal(knob_check(&ki, 2147483647, err, sizeof(err)), 0);
+	assert_int_equal(knob_check(&ki, 4294967295ULL, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 4294967295 is above the maximum 2147483647 of defer-hard-irqs");
+	assert_int_equal(knob_find(d, K_GRO_FLUSH_TIMEOUT, "", &ki), 0);
+	assert_int_equal(knob_check(&ki, 1000000000, err, sizeof(err)), 0);
+	assert_int_equal(knob_check(&ki, 5000000000ULL, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "gro-flush-timeout"));
+	dev_del(d);
+}
+
+static void test_bql_min_bound(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[128];
+
+	d->txq[1].bql_present = (1u << BQL_NUM) - 1;
+	d->txq[1].bql[BQL_HOLD_TIME] = 1000;
+	/* only tx-1 has a byte_queue_limits directory */
+	assert_int_equal(knob_instances(d, K_BQL_HOLD_TIME, &ki, 1), 1);
+	assert_string_equal(ki.inst, "tx-1");
+	assert_int_equal(ki.queue, 1);
+	assert_int_equal(ki.value, 1000);
+	assert_int_equal(knob_check(&ki, 0, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 0 is below the minimum 1 of bql-hold-time");
+	assert_int_equal(knob_find(d, K_BQL_HOLD_TIME, "tx-0", &ki), -ENOENT);
+	dev_del(d);
+}
+
+static void test_napi_netlink_wins_over_sysfs(void **state)
+{
+	struct device *d = mkdev();
+	struct ndv_napi napi[2] = {
+		{ .id = 81, .ifindex = 7, .gro_flush_timeout_ns = 20000, .has_gro_flush_timeout = true },
+		{ .id = 82, .ifindex = 7, .gro_flush_timeout_ns = 0, .has_gro_flush_timeout = true },
+	};
+	struct knob_inst ki[4];
+	struct ndv_sock *fake = (struct ndv_sock *)&ns;	/* only tested for NULL */
+
+	d->dnapi_present = 1u << DNAPI_GRO_FLUSH_TIMEOUT;
+	/* without the netdev family the device-wide sysfs file is the knob */
+	assert_int_equal(knob_instances(d, K_GRO_FLUSH_TIMEOUT, ki, 4), 1);
+	assert_int_equal(ki[0].prov, KP_SYSFS_NAPI);
+	assert_int_equal(ki[0].scope, KS_DEVICE);
+
+	ns.ndv = fake;
+	d->napi = napi;
+	d->n_napi = 2;
+	d->rxq[1].napi_id = 82;
+	assert_int_equal(knob_instances(d, K_GRO_FLUSH_TIMEOUT, ki, 4), 2);
+	assert_int_equal(ki[0].prov, KP_NETDEV_NAPI);
+	assert_string_equal(ki[1].inst, "napi-82");
+	assert_int_equal(ki[1].queue, 1);
+	assert_int_equal(ki[0].value, 20000);
+	/* the kernel did not report defer-hard-irqs per NAPI: sysfs has it, netlink does not */
+	d->dnapi_present |= 1u << DNAPI_DEFER_HARD_IRQS;
+	assert_int_equal(knob_instances(d, K_DEFER_HARD_IRQS, ki, 4), 1);
+	assert_int_equal(ki[0].prov, KP_SYSFS_NAPI);
+	d->napi = NULL;
+	d->n_napi = 0;
+	ns.ndv = NULL;
+	dev_del(d);
+}
+
+static void test_ethtool_knobs(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[128];
+
+	d->co_err = 0;
+	d->co.present = 1u << ETH_CO_RX_USECS;
+	d->co.val[ETH_CO_RX_USECS] = 8;
+	assert_int_equal(knob_instances(d, K_RX_USECS, &ki, 1), 1);
+	assert_int_equal(ki.value, 8);
+	assert_int_equal(ki.prov, KP_ETH_COALESCE);
+	/* not sent by the driver: unsupported, no instance */
+	assert_int_equal(knob_instances(d, K_TX_FRAMES, &ki, 1), 0);
+	d->co_err = -EOPNOTSUPP;
+	assert_int_equal(knob_instances(d, K_RX_USECS, &ki, 1), 0);
+
+	d->rings_err = 0;
+	d->rings = (struct eth_rings){ .rx = 256, .rx_max = 1024, .tx = 256, .tx_max = 0,
+				       .present = 0xf };
+	assert_int_equal(knob_instances(d, K_RX_RING_SIZE, &ki, 1), 1);
+	assert_int_equal(ki.max, 1024);
+	assert_true(knob_table[K_RX_RING_SIZE].disruptive);
+	assert_int_equal(knob_check(&ki, 2048, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 2048 is above the maximum 1024 of rx-ring-size");
+	/* a ring whose maximum is 0 cannot be set */
+	assert_int_equal(knob_instances(d, K_TX_RING_SIZE, &ki, 1), 0);
+	dev_del(d);
+}
+
+static void test_names(void **state)
+{
+	int k;
+
+	for (k = 0; k < K_NUM; k++) {
+		assert_int_equal(knob_by_name(knob_table[k].name), k);
+		assert_true(knob_table[k].min <= knob_table[k].max);
+	}
+	assert_int_equal(knob_by_name("gro_flush_timeout"), -1);
+	assert_int_equal(knob_by_name(""), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_bql_min_bound),
+		cmocka_unit_test(test_napi_netlink_wins_over_sysfs),
+		cmocka_unit_test(test_ethtool_knobs),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests_name("knob", tests, NULL, NULL);
+}

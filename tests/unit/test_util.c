@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* util: the display form of device names (docs/api.md) and the durable write. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util.h"
+
+static void roundtrip(const char *raw, const char *shown)
+{
+	char out[128], back[64];
+
+	util_name_display(raw, out, sizeof(out));
+	assert_string_equal(out, shown);
+	assert_int_equal(util_name_parse(out, back, sizeof(back)), 0);
+	assert_string_equal(back, raw);
+}
+
+static void test_display(void **state)
+{
+	roundtrip("veth0", "veth0");
+	roundtrip("v\xff" "0", "v\\xff0");		/* not UTF-8 */
+	roundtrip("a\\b", "a\\\\b");			/* backslash doubled */
+	roundtrip("t\x01", "t\\x01");			/* control byte */
+	roundtrip("caf\xc3\xa9", "caf\xc3\xa9");	/* valid UTF-8 kept */
+	roundtrip("\xc0\xaf", "\\xc0\\xaf");		/* overlong '/' is not UTF-8 */
+	roundtrip("\xed\xa0\x80", "\\xed\\xa0\\x80");	/* surrogate */
+	roundtrip("\xc2\x85", "\\xc2\\x85");		/* C1 control */
+}
+
+static void test_parse_errors(void **state)
+{
+	char out[8];
+
+	assert_int_equal(util_name_parse("a\\q", out, sizeof(out)), -EINVAL);
+	assert_int_equal(util_name_parse("a\\x4", out, sizeof(out)), -EINVAL);
+	assert_int_equal(util_name_parse("a\\", out, sizeof(out)), -EINVAL);
+	assert_int_equal(util_name_parse("123456789", out, sizeof(out)), -ENAMETOOLONG);
+}
+
+static void test_display_truncates_cleanly(void **state)
+{
+	char out[6];
+
+	/* never cuts an escape in half */
+	util_name_display("ab\xff\xff", out, sizeof(out));
+	assert_string_equal(out, "ab");
+}
+
+static void test_json_str(void **state)
+{
+	json_t *j = util_json_str("v\xff" "0");
+
+	assert_true(json_is_string(j));
+	assert_string_equal(json_string_value(j), "v\\xff0");
+	json_decref(j);
+}
+
+static void test_write_durable(void **state)
+{
+	char dir[] = "/tmp/vqtest-util.XXXXXX", path[64], buf[16] = { 0 };
+	struct stat st;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/j", dir);
+	assert_int_equal(util_write_durable(path, "one", 3), 0);
+	assert_int_equal(util_write_durable(path, "two!", 4), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, sizeof(buf), f), 4);
+	fclose(f);
+	assert_string_equal(buf, "two!");
+	/* no temporary file is left behind */
+	snprintf(path, sizeof(path), "%s/j.tmp", dir);
+	assert_int_equal(stat(path, &st), -1);
+	snprintf(path, sizeof(path), "%s/nodir/j", dir);
+	assert_int_equal(util_write_durable(path, "x", 1), -ENOENT);
+	snprintf(path, sizeof(path), "%s/j", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_display),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_display_truncates_cleanly),
+		cmocka_unit_test(test_json_str),
+		cmocka_unit_test(test_write_durable),
+	};
+
+	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
+}
