@@ -9,26 +9,24 @@
  * Paths are routed on the raw request-target (from the URI log callback), split at '/' and
  * only then percent-decoded per segment (RFC 3986 2.1), so "%2F" stays inside its segment
  * and "%FF" reaches view_* as the byte 0xFF. Query parameters are decoded by MHD.
+ *
+ * The pure parsing helpers live in http_parse.c, the listening sockets and the token file in
+ * api_sock.c; this file is the MHD glue, routing and auth.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <microhttpd.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "api.h"
+#include "api_sock.h"
 #include "apierr.h"
+#include "http_parse.h"
 #include "log.h"
 #include "util.h"
 #include "view.h"
@@ -38,16 +36,12 @@
 #define API_CONN_LIMIT		64
 /* Idle connection timeout in seconds: long enough for a slow client, short for a stuck one. */
 #define API_CONN_TIMEOUT_S	10
-/* listen(2) backlog: connections queued between two passes of the daemon's loop. */
-#define API_LISTEN_BACKLOG	16
 /* Path segments the deepest route has (v1/devices/{dev}/knobs/{knob}) plus slack. */
 #define API_PATH_MAX_SEGS	8
 /* Captured {dev}/{knob} segments per route. */
 #define API_MAX_ARGS		2
 /* Body bytes discarded after the cap before hanging up: a bounded read to send the 413. */
 #define API_DISCARD_MAX_BYTES	(1024 * 1024)
-/* Token file size limit: a bearer token is a few dozen bytes; anything larger is a mistake. */
-#define API_TOKEN_MAX_BYTES	4096
 /* MHD_run() passes per api_run(): drains connections MHD left ready without starving the loop. */
 #define API_RUN_MAX_PASSES	4
 /* GET /v1/events limits (docs/api.md) */
@@ -68,7 +62,7 @@
 #define API_BEARER		"Bearer "
 #define API_AUTH_REALM		"Bearer realm=\"vqtuned\""
 
-#define API_CT_JSON		"application/json"
+#define API_CT_JSON		HTTP_MEDIA_JSON
 #define API_CT_TEXT		"text/plain; charset=utf-8"
 #define API_CT_PROM		"text/plain; version=0.0.4; charset=utf-8"
 
@@ -190,138 +184,6 @@ reply_err_hdr(struct MHD_Connection *c, int status, const char *hdr, const char 
 	return ret;
 }
 
-/* ---- request parsing helpers ---- */
-
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch |= 0x20;
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
-/* Percent-decode @s in place (RFC 3986 2.1); -EINVAL on a bad escape or a %00. */
-static int pct_decode(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		int hi, lo;
-
-		if (*s != '%') {
-			*o++ = *s;
-			continue;
-		}
-		hi = hexval(s[1]);
-		lo = hi < 0 ? -1 : hexval(s[2]);
-		if (lo < 0 || (hi == 0 && lo == 0))
-			return -EINVAL;
-		*o++ = (char)(hi << 4 | lo);
-		s += 2;
-	}
-	*o = '\0';
-	return 0;
-}
-
-/* Split the raw path into decoded segments. 0, -ENOENT (no route can match), -EINVAL. */
-static int req_split(struct req *r)
-{
-	char *p = r->path, *slash;
-
-	if (p[0] != '/')
-		return -ENOENT;
-	p++;
-	for (;;) {
-		if (r->nseg == API_PATH_MAX_SEGS)
-			return -ENOENT;
-		slash = strchr(p, '/');
-		if (slash)
-			*slash = '\0';
-		r->seg[r->nseg++] = p;
-		if (pct_decode(p))
-			return -EINVAL;
-		if (!slash)
-			return 0;
-		p = slash + 1;
-	}
-}
-
-/* Strict unsigned decimal: digits only, no sign, no overflow. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-/*
- * Nesting depth of a JSON text without parsing it, so a deep body is refused by our limit
- * and not by the parser's (jansson's own limit is 2048). Brackets inside strings do not count.
- */
-static bool json_depth_ok(const char *s, size_t n, unsigned int max)
-{
-	bool in_str = false, esc = false;
-	unsigned int depth = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		char ch = s[i];
-
-		if (in_str) {
-			if (esc)
-				esc = false;
-			else if (ch == '\\')
-				esc = true;
-			else if (ch == '"')
-				in_str = false;
-		} else if (ch == '"') {
-			in_str = true;
-		} else if (ch == '[' || ch == '{') {
-			if (++depth > max)
-				return false;
-		} else if ((ch == ']' || ch == '}') && depth) {
-			depth--;
-		}
-	}
-	return true;
-}
-
-/* Media type (before any parameter) is application/json, case-insensitively (RFC 9110 8.3.1). */
-static bool ctype_is_json(const char *ct)
-{
-	size_t n = strlen(API_CT_JSON);
-
-	if (!ct)
-		return false;
-	ct += strspn(ct, " \t");
-	if (strncasecmp(ct, API_CT_JSON, n))
-		return false;
-	ct += n;
-	ct += strspn(ct, " \t");
-	return *ct == '\0' || *ct == ';';
-}
-
-/* Compare in time that depends only on the lengths, not on where the bytes differ. */
-static bool token_equal(const char *a, size_t alen, const char *b, size_t blen)
-{
-	unsigned char diff = alen != blen;
-	size_t i;
-
-	for (i = 0; i < alen; i++)
-		diff |= (unsigned char)a[i] ^ (unsigned char)b[i % (blen ? blen : 1)];
-	return blen && !diff;
-}
-
 /* ---- routes: HTTP in, view_* out ---- */
 
 enum route_id {
@@ -353,12 +215,12 @@ static int route_events(struct MHD_Connection *c, json_t **out)
 	const char *l = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
 	uint64_t since = 0, limit = API_EVENTS_LIMIT_DEFAULT;
 
-	if (s && parse_u64(s, &since)) {
+	if (s && http_parse_u64(s, &since)) {
 		*out = apierr_new(VQ_ERR_BAD_REQUEST, "since",
 				  "since: must be a non-negative integer");
 		return MHD_HTTP_BAD_REQUEST;
 	}
-	if (l && (parse_u64(l, &limit) || limit < 1 || limit > API_EVENTS_LIMIT_MAX)) {
+	if (l && (http_parse_u64(l, &limit) || limit < 1 || limit > API_EVENTS_LIMIT_MAX)) {
 		*out = apierr_new(VQ_ERR_BAD_REQUEST, "limit",
 				  "limit: must be an integer from 1 to %d", API_EVENTS_LIMIT_MAX);
 		return MHD_HTTP_BAD_REQUEST;
@@ -476,7 +338,7 @@ static int check_write(const struct listener *l, struct MHD_Connection *c, enum 
 	if (auth && !strncasecmp(auth, API_BEARER, strlen(API_BEARER))) {
 		tok = auth + strlen(API_BEARER);
 		tok += strspn(tok, " ");
-		if (token_equal(tok, strlen(tok), l->token, l->token_len))
+		if (http_token_equal(tok, strlen(tok), l->token, l->token_len))
 			return 0;
 		*ret = reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 				     API_AUTH_REALM ", error=\"invalid_token\"",
@@ -500,7 +362,11 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	int err;
 
 	r->started = true;
-	err = req_split(r);
+	err = http_path_split(r->path, r->seg, API_PATH_MAX_SEGS);
+	if (err > 0) {
+		r->nseg = err;
+		err = 0;
+	}
 	if (err == -EINVAL)
 		return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
 				 "malformed percent-encoding in the path");
@@ -517,11 +383,11 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 					 MHD_HTTP_HEADER_TRANSFER_ENCODING);
-	if (cl && (parse_u64(cl, &len) || len > VQ_API_BODY_MAX_BYTES))
+	if (cl && (http_parse_u64(cl, &len) || len > VQ_API_BODY_MAX_BYTES))
 		return reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
 				 "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
 	r->has_body = len > 0 || te;
-	if (r->has_body && !ctype_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	if (r->has_body && !http_ctype_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						MHD_HTTP_HEADER_CONTENT_TYPE)))
 		return reply_err(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, VQ_ERR_UNSUPPORTED_MEDIA,
 				 "request body must be Content-Type: %s", API_CT_JSON);
@@ -572,7 +438,7 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 		return reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
 				 "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
 	if (r->len) {
-		if (!json_depth_ok(r->body, r->len, VQ_API_JSON_MAX_DEPTH))
+		if (!http_json_depth_ok(r->body, r->len, VQ_API_JSON_MAX_DEPTH))
 			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
 					 "JSON nesting is deeper than the limit of %d",
 					 VQ_API_JSON_MAX_DEPTH);
@@ -677,137 +543,6 @@ static void __attribute__((format(printf, 2, 0))) mhd_log(void *cls, const char 
 
 /* ---- listeners ---- */
 
-/* Is a server accepting on @sa? Tells a live daemon's socket from a stale file. */
-static bool unix_socket_live(const struct sockaddr_un *sa)
-{
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	bool live;
-
-	if (fd < 0)
-		return false;
-	live = !connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) || errno == EAGAIN;
-	close(fd);
-	return live;
-}
-
-/* Bind @path with @mode; a stale socket file is replaced, anything else is left alone. */
-static int listen_unix(const char *path, unsigned int mode)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
-	mode_t old;
-	int fd, err;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	if (!lstat(path, &st)) {
-		if (!S_ISSOCK(st.st_mode))
-			return -EEXIST;
-		if (unix_socket_live(&sa))
-			return -EADDRINUSE;
-		if (unlink(path) && errno != ENOENT)
-			return -errno;
-	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -errno;
-	/* created owner-only, then widened to @mode: never briefly wider than asked */
-	old = umask(0177);
-	err = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
-	umask(old);
-	if (err)
-		goto err_close;
-	if (chmod(path, mode) || listen(fd, API_LISTEN_BACKLOG)) {
-		err = -errno;
-		goto err_unlink;
-	}
-	return fd;
-err_unlink:
-	unlink(path);
-err_close:
-	close(fd);
-	return err;
-}
-
-/* "ADDR:PORT" or "[ADDR6]:PORT", numeric only. */
-static int listen_tcp(const char *spec)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
-	struct addrinfo *ai;
-	char host[INET6_ADDRSTRLEN + 2];
-	const char *colon, *h = spec;
-	size_t hlen;
-	int fd, err, one = 1;
-
-	colon = strrchr(spec, ':');
-	if (!colon || colon == spec)
-		return -EINVAL;
-	hlen = (size_t)(colon - spec);
-	if (spec[0] == '[') {
-		if (hlen < 2 || spec[hlen - 1] != ']')
-			return -EINVAL;
-		h++;
-		hlen -= 2;
-	}
-	if (hlen >= sizeof(host))
-		return -EINVAL;
-	memcpy(host, h, hlen);
-	host[hlen] = '\0';
-	err = getaddrinfo(host, colon + 1, &hints, &ai);
-	if (err)
-		return -EINVAL;
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0) {
-		err = -errno;
-		goto err_free;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (ai->ai_family == AF_INET6)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, API_LISTEN_BACKLOG)) {
-		err = -errno;
-		goto err_close;
-	}
-	freeaddrinfo(ai);
-	return fd;
-err_close:
-	close(fd);
-err_free:
-	freeaddrinfo(ai);
-	return err;
-}
-
-/* Read the bearer token once: one trailing newline (or CRLF) stripped, empty refused. */
-static int token_read(const char *file, char **out, size_t *len)
-{
-	char buf[API_TOKEN_MAX_BYTES + 1];
-	ssize_t n;
-	int fd;
-
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n < 0)
-		return -errno;
-	if (n > API_TOKEN_MAX_BYTES)
-		return -EFBIG;
-	if (n && buf[n - 1] == '\n')
-		n--;
-	if (n && buf[n - 1] == '\r')
-		n--;
-	if (!n || memchr(buf, '\0', (size_t)n))
-		return -EINVAL;
-	*out = strndup(buf, (size_t)n);
-	if (!*out)
-		return -ENOMEM;
-	*len = (size_t)n;
-	return 0;
-}
-
 /* Hand @fd to a new MHD daemon; on failure @fd is closed. */
 static int listener_start(struct listener *l, int fd)
 {
@@ -834,14 +569,14 @@ static int api_start_tcp(struct api *a, const struct api_config *cfg)
 	int fd, err;
 
 	if (cfg->token_file) {
-		err = token_read(cfg->token_file, &l->token, &l->token_len);
+		err = api_sock_token_read(cfg->token_file, &l->token, &l->token_len);
 		if (err) {
 			log_err("api: token file %s: %s", cfg->token_file,
 				err == -EINVAL ? "empty or holds a NUL byte" : strerror(-err));
 			return err;
 		}
 	}
-	fd = listen_tcp(cfg->tcp_addr);
+	fd = api_sock_listen_tcp(cfg->tcp_addr);
 	if (fd < 0) {
 		log_err("api: listen on %s: %s", cfg->tcp_addr, strerror(-fd));
 		return fd;
@@ -863,7 +598,7 @@ int api_start(const struct api_config *cfg, struct api **out)
 	if (!a)
 		return -ENOMEM;
 	if (cfg->unix_path) {
-		fd = listen_unix(cfg->unix_path, cfg->unix_mode);
+		fd = api_sock_listen_unix(cfg->unix_path, cfg->unix_mode);
 		if (fd < 0) {
 			err = fd;
 			log_err("api: unix socket %s: %s", cfg->unix_path, strerror(-err));

@@ -4,11 +4,21 @@
 #include <string.h>
 
 #include "dev.h"
+#include "ethstats.h"
 #include "netns.h"
 #include "util.h"
 
+/* Lookups happen per device per dump: a hash keeps a 1,000-device tick linear overall */
+#define DEV_HASH_BUCKETS	1024
+
 static struct device *devs;
 static unsigned int n_devs;
+static struct device *hash[DEV_HASH_BUCKETS];
+
+static unsigned int dev_hash(const struct netns *ns, int ifindex)
+{
+	return ((uintptr_t)ns / sizeof(void *) * 31u + (unsigned int)ifindex) % DEV_HASH_BUCKETS;
+}
 
 struct device *dev_first(void)
 {
@@ -24,7 +34,7 @@ struct device *dev_lookup(const struct netns *ns, int ifindex)
 {
 	struct device *d;
 
-	dev_for_each(d)
+	for (d = hash[dev_hash(ns, ifindex)]; d; d = d->hnext)
 		if (d->ns == ns && d->ifindex == ifindex)
 			return d;
 	return NULL;
@@ -49,6 +59,8 @@ struct device *dev_add(struct netns *ns, int ifindex)
 	}
 	d->next = *pp;
 	*pp = d;
+	d->hnext = hash[dev_hash(ns, ifindex)];
+	hash[dev_hash(ns, ifindex)] = d;
 	n_devs++;
 	return d;
 }
@@ -64,6 +76,13 @@ void dev_del(struct device *d)
 			break;
 		}
 	}
+	for (pp = &hash[dev_hash(d->ns, d->ifindex)]; *pp; pp = &(*pp)->hnext) {
+		if (*pp == d) {
+			*pp = d->hnext;
+			break;
+		}
+	}
+	ets_map_free(d->ets);
 	free(d->txq);
 	free(d->rxq);
 	free(d->napi);

@@ -95,6 +95,8 @@ struct device {
 	unsigned int n_napi;
 	int napi_rxq[DEV_MAX_QUEUES];	/* unused slot: -1 */
 
+	bool has_bql;			/* some TX queue has byte_queue_limits */
+	uint32_t bql_gen;		/* generation has_bql was probed in */
 	uint32_t dnapi_present;		/* bit per dnapi readable in sysfs */
 	uint64_t dnapi[DNAPI_NUM];
 
@@ -104,8 +106,13 @@ struct device {
 	struct eth_rings rings;
 	struct eth_channels ch;
 
+	struct ets_map *ets;		/* ethtool -S per-queue map; NULL: not built */
+	int ets_err;			/* last build error (-EOPNOTSUPP: none) */
+	uint32_t ets_gen;		/* generation the build (or its failure) belongs to */
+
 	bool seen;			/* present in the latest link dump */
 	struct device *next;
+	struct device *hnext;		/* (netns, ifindex) hash chain */
 };
 
 /* Iterate all devices. */

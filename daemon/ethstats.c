@@ -249,3 +249,150 @@ err_free_strs:
 	free(strs);
 	return ret;
 }
+
+/* One per-queue counter in the driver's stat array. */
+struct ets_slot {
+	uint32_t idx;		/* index in ETHTOOL_GSTATS data */
+	uint16_t queue;
+	uint8_t dir;		/* 'r' or 't' */
+	uint8_t ctr;		/* enum ets_ctr */
+	bool alias;
+};
+
+struct ets_map {
+	unsigned int n_stats;	/* the driver's count when the map was built */
+	unsigned int n_slots;
+	unsigned int n_rx, n_tx;
+	struct ets_slot *slot;
+};
+
+static int ets_map_add(struct ets_map *m, const char *name, uint32_t idx, bool is_veth)
+{
+	struct ets_slot *s, *grown;
+	unsigned int queue, i;
+	enum ets_ctr ctr;
+	bool alias;
+	char dir;
+
+	if (!ets_match(name, &dir, &queue, &ctr, &alias) || (alias && !is_veth))
+		return 0;
+	for (i = 0; i < m->n_slots; i++) {
+		s = &m->slot[i];
+		if (s->dir != dir || s->queue != queue || s->ctr != ctr)
+			continue;
+		/* a plain counter wins over an alias for the same slot */
+		if (s->alias && !alias) {
+			s->idx = idx;
+			s->alias = false;
+		}
+		return 0;
+	}
+	grown = realloc(m->slot, (m->n_slots + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	m->slot = grown;
+	m->slot[m->n_slots++] = (struct ets_slot){ .idx = idx, .queue = queue, .dir = dir,
+						   .ctr = ctr, .alias = alias };
+	if (dir == 'r' && queue >= m->n_rx)
+		m->n_rx = queue + 1;
+	if (dir == 't' && queue >= m->n_tx)
+		m->n_tx = queue + 1;
+	return 0;
+}
+
+int ets_map_build(int fd, const char *ifname, bool is_veth, struct ets_map **out)
+{
+	struct ethtool_gstrings *strs;
+	struct ets_map *m;
+	unsigned int i;
+	int n, ret;
+
+	n = ets_count(fd, ifname);
+	if (n < 0)
+		return n;
+	m = calloc(1, sizeof(*m));
+	strs = calloc(1, sizeof(*strs) + (size_t)n * ETH_GSTRING_LEN);
+	ret = -ENOMEM;
+	if (!m || !strs)
+		goto err_free;
+	strs->cmd = ETHTOOL_GSTRINGS;
+	strs->string_set = ETH_SS_STATS;
+	strs->len = (uint32_t)n;
+	ret = ets_ioctl(fd, ifname, strs);
+	if (ret)
+		goto err_free;
+	/* GSTRINGS copies strs->len strings as the kernel counts them now */
+	ret = -EAGAIN;
+	if (strs->len != (uint32_t)n)
+		goto err_free;
+	m->n_stats = n;
+	for (i = 0; i < (unsigned int)n; i++) {
+		char name[ETH_GSTRING_LEN + 1];
+
+		memcpy(name, strs->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+		name[ETH_GSTRING_LEN] = '\0';
+		ret = ets_map_add(m, name, i, is_veth);
+		if (ret)
+			goto err_free;
+	}
+	ret = -EOPNOTSUPP;
+	if (!m->n_slots)
+		goto err_free;
+	free(strs);
+	*out = m;
+	return 0;
+
+err_free:
+	free(strs);
+	ets_map_free(m);
+	return ret;
+}
+
+void ets_map_free(struct ets_map *m)
+{
+	if (!m)
+		return;
+	free(m->slot);
+	free(m);
+}
+
+int ets_map_read(int fd, const char *ifname, const struct ets_map *m, struct ets_stats *out)
+{
+	struct ethtool_stats *st;
+	unsigned int i;
+	uint64_t v;
+	int n, ret;
+
+	/* the buffer must hold the kernel's count as of GSTATS (see ETS_STATS_SLACK) */
+	n = ets_count(fd, ifname);
+	if (n < 0)
+		return n;
+	if ((unsigned int)n != m->n_stats)
+		return -ESTALE;
+	st = calloc(1, sizeof(*st) + (size_t)n * ETS_STATS_SLACK * sizeof(uint64_t));
+	if (!st)
+		return -ENOMEM;
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = (uint32_t)n;
+	ret = ets_ioctl(fd, ifname, st);
+	if (!ret && st->n_stats != m->n_stats)
+		ret = -ESTALE;
+	if (ret)
+		goto out_free;
+	out->n_rx = m->n_rx;
+	out->n_tx = m->n_tx;
+	memset(out->rx, 0, m->n_rx * sizeof(out->rx[0]));
+	memset(out->tx, 0, m->n_tx * sizeof(out->tx[0]));
+	for (i = 0; i < m->n_slots; i++) {
+		const struct ets_slot *s = &m->slot[i];
+		struct ets_queue *q = s->dir == 'r' ? &out->rx[s->queue] : &out->tx[s->queue];
+
+		/* the kernel's __u64 is unsigned long long: copy, not alias */
+		memcpy(&v, &st->data[s->idx], sizeof(v));
+		q->val[s->ctr] = v;
+		q->present |= 1u << s->ctr;
+	}
+out_free:
+	free(st);
+	return ret;
+}

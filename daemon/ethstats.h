@@ -56,4 +56,17 @@ int ets_match(const char *s, char *dir, unsigned int *queue, enum ets_ctr *ctr, 
 int ets_parse_all(const char *names, const uint64_t *vals, unsigned int n, bool is_veth,
 		  struct ets_stats *out);
 
+/*
+ * The per-tick path: the stat names are fetched once into a map (which index is which queue
+ * counter), and each read is then one GSSET_INFO and one GSTATS ioctl. @is_veth enables the
+ * veth xdp_* aliases (see ets_match). ets_map_build returns 0, -EOPNOTSUPP (no per-queue
+ * counters), -EAGAIN (the set changed meanwhile) or -errno. ets_map_read fills only queues
+ * below out->n_rx/n_tx and returns -ESTALE when the driver's stat set changed: free the map
+ * and build a new one.
+ */
+struct ets_map;
+int ets_map_build(int fd, const char *ifname, bool is_veth, struct ets_map **out);
+int ets_map_read(int fd, const char *ifname, const struct ets_map *m, struct ets_stats *out);
+void ets_map_free(struct ets_map *m);
+
 #endif

@@ -351,7 +351,11 @@ int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *e
 	case KP_SYSFS_NAPI:
 		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
 			return -ENAMETOOLONG;
-		return sfs_read_u64(path, v);
+		ret = sfs_read_u64(path, v);
+		/* this file is sampled once a second: keep the model as fresh as this read */
+		if (!ret)
+			d->dnapi[knob_dnapi[ki->k]] = *v;
+		return ret;
 	case KP_NETDEV_NAPI:
 		if (!d->ns->ndv)
 			return -EOPNOTSUPP;

@@ -2,242 +2,42 @@
 /*
  * eth: ethtool generic netlink family over libmnl (coalesce, rings, channels). Spec:
  * Documentation/netlink/specs/ethtool.yaml and Documentation/networking/ethtool-netlink.rst.
- * Same request machinery as nl_netdev.c (libmnl examples/genl pattern, checked sequence
- * numbers, extack text kept for the caller); the two files stay separate because each
- * family gets its own socket and file (STYLE.md rule 5).
+ * The request machinery (socket, checked sequence numbers, extack text kept for the caller)
+ * is genl.c's, shared with nl_netdev.c; each family still gets its own socket and file
+ * (STYLE.md rule 5).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include "ethtool_ids.h"
+#include "genl.h"
 #include "nl_ethtool.h"
-
-/* Receive buffer: replies here are one small message each; 32 KiB matches nl_netdev.c. */
-#define ETH_RCVBUF_BYTES	32768
-/* Request buffer: headers, one header nest and one attribute. */
-#define ETH_SNDBUF_BYTES	512
-/* genl controller protocol version used by iproute2/ethtool for CTRL_CMD_GETFAMILY */
-#define ETH_CTRL_VERSION	1
 
 #define ETH_N_OF(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct eth_sock {
-	struct mnl_socket *nl;
-	uint32_t portid;
-	uint32_t seq;
-	uint16_t family;
-	char rbuf[ETH_RCVBUF_BYTES];
+	struct genl_sock g;
 };
-
-/* Error/extack state of one request. */
-struct eth_ack {
-	int error;		/* 0 or -errno from NLMSG_ERROR / NLMSG_DONE */
-	char *err;
-	size_t errlen;
-};
-
-/* Copy NLMSGERR_ATTR_MSG (or a note on a missing attribute) found at @off into @a->err. */
-static void eth_extack(const struct nlmsghdr *nlh, size_t off, struct eth_ack *a)
-{
-	const struct nlattr *attr;
-
-	if (!a->err || !a->errlen || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
-	    off >= mnl_nlmsg_get_payload_len(nlh))
-		return;
-	mnl_attr_for_each(attr, nlh, off) {
-		uint16_t type = mnl_attr_get_type(attr);
-
-		if (type == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0) {
-			snprintf(a->err, a->errlen, "%s", mnl_attr_get_str(attr));
-			return;
-		}
-		if (type == NLMSGERR_ATTR_MISS_TYPE && !a->err[0] &&
-		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
-			snprintf(a->err, a->errlen, "missing attribute %u",
-				 mnl_attr_get_u32(attr));
-	}
-}
-
-static int eth_err_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	struct eth_ack *a = data;
-	size_t off = sizeof(*e);
-
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e)) {
-		a->error = -EBADMSG;
-		return MNL_CB_STOP;
-	}
-	/* without NLM_F_CAPPED the whole request is echoed before the TLVs */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
-		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
-	/* a data callback's earlier error wins over the final ack */
-	if (e->error && !a->error) {
-		a->error = e->error;
-		eth_extack(nlh, off, a);
-	}
-	return MNL_CB_STOP;
-}
-
-/* NLMSG_DONE carries the dump's final status (an int) and, with extack, TLVs after it. */
-static int eth_done_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct eth_ack *a = data;
-	int status;
-
-	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(status)) {
-		memcpy(&status, mnl_nlmsg_get_payload(nlh), sizeof(status));
-		if (status < 0 && !a->error) {
-			a->error = status;
-			eth_extack(nlh, sizeof(status), a);
-		}
-	}
-	return MNL_CB_STOP;
-}
-
-/*
- * Send @nlh with the next sequence number and read replies until the ack or NLMSG_DONE.
- * mnl hands the same pointer to data and control callbacks, so every request context
- * starts with its struct eth_ack (@ack). Returns 0, the first error a callback or the
- * kernel reported, or -errno.
- */
-static int eth_run(struct eth_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, struct eth_ack *ack)
-{
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = eth_err_cb, [NLMSG_DONE] = eth_done_cb };
-	uint32_t seq;
-	ssize_t n;
-	int ret;
-
-	if (ack->err && ack->errlen)
-		ack->err[0] = '\0';
-	seq = nlh->nlmsg_seq = ++s->seq;
-	if (mnl_socket_sendto(s->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		n = mnl_socket_recvfrom(s->nl, s->rbuf, sizeof(s->rbuf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		ret = mnl_cb_run2(s->rbuf, n, seq, s->portid, cb, ack, ctl, NLMSG_MIN_TYPE);
-		if (ret == MNL_CB_ERROR)
-			return ack->error ? ack->error : -errno;
-		if (ret == MNL_CB_STOP)
-			return ack->error;
-	}
-}
-
-/* ---- family resolution (CTRL_CMD_GETFAMILY) ---- */
-
-struct eth_family_ctx {
-	struct eth_ack ack;	/* first: see eth_run() */
-	uint16_t id;
-};
-
-static int eth_ctrl_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, CTRL_ATTR_MAX) < 0)
-		return MNL_CB_OK;
-	if (type == CTRL_ATTR_FAMILY_ID && mnl_attr_validate(attr, MNL_TYPE_U16) < 0)
-		return MNL_CB_ERROR;
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-static int eth_family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[CTRL_ATTR_MAX + 1] = {};
-	struct eth_family_ctx *c = data;
-
-	/* errors are recorded, not returned, so mnl_cb_run2() keeps reading to the ack */
-	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), eth_ctrl_attr_cb, tb) < 0)
-		c->ack.error = -EBADMSG;
-	else if (tb[CTRL_ATTR_FAMILY_ID])
-		c->id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-	return MNL_CB_OK;
-}
-
-/* @buf holds ETH_SNDBUF_BYTES */
-static struct nlmsghdr *eth_genl_hdr(char *buf, uint16_t type, uint16_t flags, uint8_t cmd,
-				     uint8_t version)
-{
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-
-	/* libmnl 1.0.4 leaves attribute padding unset; never send stack garbage */
-	memset(buf, 0, ETH_SNDBUF_BYTES);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = version;
-	return nlh;
-}
-
-static int eth_resolve(struct eth_sock *s)
-{
-	char buf[ETH_SNDBUF_BYTES];
-	struct eth_family_ctx c = { .ack = { 0 } };
-	struct nlmsghdr *nlh;
-	int ret;
-
-	nlh = eth_genl_hdr(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, ETH_CTRL_VERSION);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	ret = eth_run(s, nlh, eth_family_cb, &c.ack);
-	if (ret == -ENOENT)
-		return -EOPNOTSUPP;
-	if (ret)
-		return ret;
-	if (!c.id)
-		return -EOPNOTSUPP;
-	s->family = c.id;
-	return 0;
-}
 
 int eth_open(struct eth_sock **out)
 {
 	struct eth_sock *s;
-	int one = 1, ret;
+	int ret;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!s->nl) {
-		ret = -errno;
-		goto err_free;
-	}
-	/* extack text for the caller; capped acks so a big request is not echoed back */
-	if (mnl_socket_setsockopt(s->nl, NETLINK_EXT_ACK, &one, sizeof(one)) < 0 ||
-	    mnl_socket_setsockopt(s->nl, NETLINK_CAP_ACK, &one, sizeof(one)) < 0 ||
-	    mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto err_close;
-	}
-	s->portid = mnl_socket_get_portid(s->nl);
-	/* a time-based start: replies meant for an earlier socket of this port do not match */
-	s->seq = (uint32_t)time(NULL);
-	ret = eth_resolve(s);
+	ret = genl_sock_open(&s->g, ETHTOOL_GENL_NAME);
 	if (ret)
-		goto err_close;
+		goto err_free;
 	*out = s;
 	return 0;
 
-err_close:
-	mnl_socket_close(s->nl);
 err_free:
 	free(s);
 	return ret;
@@ -247,7 +47,7 @@ void eth_close(struct eth_sock *s)
 {
 	if (!s)
 		return;
-	mnl_socket_close(s->nl);
+	genl_sock_close(&s->g);
 	free(s);
 }
 
@@ -386,7 +186,7 @@ int eth_parse_channels(const struct nlmsghdr *nlh, struct eth_channels *out)
 static struct nlmsghdr *eth_req(char *buf, struct eth_sock *s, uint8_t cmd, uint16_t nlflags,
 				int ifindex, uint32_t ethflags)
 {
-	struct nlmsghdr *nlh = eth_genl_hdr(buf, s->family, nlflags, cmd, ETHTOOL_GENL_VERSION);
+	struct nlmsghdr *nlh = genl_req(buf, s->g.family, nlflags, cmd, ETHTOOL_GENL_VERSION);
 	struct nlattr *nest = mnl_attr_nest_start(nlh, ETHTOOL_A_COALESCE_HEADER);
 
 	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_DEV_INDEX, (uint32_t)ifindex);
@@ -397,7 +197,7 @@ static struct nlmsghdr *eth_req(char *buf, struct eth_sock *s, uint8_t cmd, uint
 }
 
 struct eth_get_ctx {
-	struct eth_ack ack;	/* first: see eth_run() */
+	struct genl_ack ack;	/* first: see struct genl_ack */
 	int (*parse)(const struct nlmsghdr *nlh, void *out);
 	void *out;
 	int got;
@@ -422,7 +222,7 @@ static int eth_get(struct eth_sock *s, uint8_t cmd, int ifindex,
 		   int (*parse)(const struct nlmsghdr *, void *), void *out, char *err,
 		   size_t errlen)
 {
-	char buf[ETH_SNDBUF_BYTES];
+	char buf[GENL_REQ_BYTES];
 	struct eth_get_ctx c = { .ack = { .err = err, .errlen = errlen }, .parse = parse,
 				 .out = out };
 	struct nlmsghdr *nlh;
@@ -432,7 +232,7 @@ static int eth_get(struct eth_sock *s, uint8_t cmd, int ifindex,
 		return -EINVAL;
 	/* NLM_F_ACK: the ack after the reply tells us the exchange is over */
 	nlh = eth_req(buf, s, cmd, NLM_F_ACK, ifindex, 0);
-	ret = eth_run(s, nlh, eth_get_cb, &c.ack);
+	ret = genl_run(&s->g, nlh, eth_get_cb, &c.ack);
 	if (!ret && !c.got)
 		return -EBADMSG;
 	return ret;
@@ -473,19 +273,12 @@ int eth_channels_get(struct eth_sock *s, int ifindex, struct eth_channels *out,
 		       errlen);
 }
 
-static int eth_ack_only_cb(const struct nlmsghdr *nlh, void *data)
-{
-	(void)nlh;
-	(void)data;
-	return MNL_CB_OK;
-}
-
 /* One SET carrying the single attribute @m (the kernel leaves every other value as is). */
 static int eth_set(struct eth_sock *s, uint8_t cmd, int ifindex, const struct eth_map *m,
 		   uint32_t value, char *err, size_t errlen)
 {
-	char buf[ETH_SNDBUF_BYTES];
-	struct eth_ack ack = { .err = err, .errlen = errlen };
+	char buf[GENL_REQ_BYTES];
+	struct genl_ack ack = { .err = err, .errlen = errlen };
 	struct nlmsghdr *nlh;
 
 	if (err && errlen)
@@ -500,7 +293,7 @@ static int eth_set(struct eth_sock *s, uint8_t cmd, int ifindex, const struct et
 		mnl_attr_put_u8(nlh, m->attr, (uint8_t)value);
 	else
 		mnl_attr_put_u32(nlh, m->attr, value);
-	return eth_run(s, nlh, eth_ack_only_cb, &ack);
+	return genl_run(&s->g, nlh, genl_ack_only_cb, &ack);
 }
 
 int eth_coalesce_set(struct eth_sock *s, int ifindex, enum eth_co which, uint32_t value,
@@ -541,15 +334,5 @@ int eth_channels_set(struct eth_sock *s, int ifindex, enum eth_chan_field which,
 
 int eth_parse_ack(const struct nlmsghdr *nlh, char *err, size_t errlen)
 {
-	struct eth_ack ack = { .err = err, .errlen = errlen };
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (nlh->nlmsg_type == NLMSG_DONE)
-		eth_done_cb(nlh, &ack);
-	else if (nlh->nlmsg_type == NLMSG_ERROR)
-		eth_err_cb(nlh, &ack);
-	else
-		return -EBADMSG;
-	return ack.error;
+	return genl_parse_ack(nlh, err, errlen);
 }

@@ -3,44 +3,26 @@
  * ndv: netdev generic netlink family over libmnl. Spec:
  * Documentation/netlink/specs/netdev.yaml. Follows the libmnl examples/genl pattern: an
  * attribute callback validates known attributes into tb[] and skips unknown ones, the data
- * callback only reads tb[]. Requests carry a sequence number that mnl_cb_run2() checks;
- * NLMSG_ERROR / NLMSG_DONE are handled here so the kernel's extack text reaches the caller.
+ * callback only reads tb[]. The socket, sequence checks and NLMSG_ERROR / NLMSG_DONE (so
+ * the kernel's extack text reaches the caller) are genl.c's, shared with nl_ethtool.c.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "genl.h"
 #include "netdev_ids.h"
 #include "nl_netdev.h"
 
-/* Receive buffer: the kernel sizes dump skbs up to 32 KiB after a large recvmsg(). */
-#define NDV_RCVBUF_BYTES	32768
-/* Request buffer: one header, a genl header and at most a few small attributes. */
-#define NDV_SNDBUF_BYTES	512
 /* netdev family version in the spec (netdev.yaml has no "version", so genl default 1). */
 #define NDV_GENL_VERSION	1
-/* genl controller protocol version used by iproute2/ethtool for CTRL_CMD_GETFAMILY */
-#define NDV_CTRL_VERSION	1
 
 struct ndv_sock {
-	struct mnl_socket *nl;
-	uint32_t portid;
-	uint32_t seq;
-	uint16_t family;
-	char rbuf[NDV_RCVBUF_BYTES];
-};
-
-/* Error/extack state of one request. */
-struct ndv_ack {
-	int error;		/* 0 or -errno from NLMSG_ERROR / NLMSG_DONE */
-	char *err;
-	size_t errlen;
+	struct genl_sock g;
 };
 
 /* NLA_UINT (netdev.yaml "uint"): 4 or 8 bytes, like mnl_attr_get_uint() in libmnl 1.0.5. */
@@ -58,201 +40,20 @@ static int ndv_attr_validate_uint(const struct nlattr *a)
 	return (len == sizeof(uint32_t) || len == sizeof(uint64_t)) ? 0 : -1;
 }
 
-/* Copy NLMSGERR_ATTR_MSG (or a note on a missing attribute) found at @off into @a->err. */
-static void ndv_extack(const struct nlmsghdr *nlh, size_t off, struct ndv_ack *a)
-{
-	const struct nlattr *attr;
-
-	if (!a->err || !a->errlen || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
-	    off >= mnl_nlmsg_get_payload_len(nlh))
-		return;
-	mnl_attr_for_each(attr, nlh, off) {
-		uint16_t type = mnl_attr_get_type(attr);
-
-		if (type == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0) {
-			snprintf(a->err, a->errlen, "%s", mnl_attr_get_str(attr));
-			return;
-		}
-		if (type == NLMSGERR_ATTR_MISS_TYPE && !a->err[0] &&
-		    mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
-			snprintf(a->err, a->errlen, "missing attribute %u",
-				 mnl_attr_get_u32(attr));
-	}
-}
-
-static int ndv_err_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	struct ndv_ack *a = data;
-	size_t off = sizeof(*e);
-
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e)) {
-		a->error = -EBADMSG;
-		return MNL_CB_STOP;
-	}
-	/* without NLM_F_CAPPED the whole request is echoed before the TLVs */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
-		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
-	/* a data callback's earlier error wins over the final ack */
-	if (e->error && !a->error) {
-		a->error = e->error;
-		ndv_extack(nlh, off, a);
-	}
-	return MNL_CB_STOP;
-}
-
-/* NLMSG_DONE carries the dump's final status (an int) and, with extack, TLVs after it. */
-static int ndv_done_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct ndv_ack *a = data;
-	int status;
-
-	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(status)) {
-		memcpy(&status, mnl_nlmsg_get_payload(nlh), sizeof(status));
-		if (status < 0 && !a->error) {
-			a->error = status;
-			ndv_extack(nlh, sizeof(status), a);
-		}
-	}
-	return MNL_CB_STOP;
-}
-
-/*
- * Send @nlh with the next sequence number and read replies until the ack or NLMSG_DONE.
- * mnl hands the same pointer to data and control callbacks, so every request context
- * starts with its struct ndv_ack (@ack). Returns 0, the first error a callback or the
- * kernel reported, or -errno.
- */
-static int ndv_run(struct ndv_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, struct ndv_ack *ack)
-{
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = ndv_err_cb, [NLMSG_DONE] = ndv_done_cb };
-	uint32_t seq;
-	ssize_t n;
-	int ret;
-
-	if (ack->err && ack->errlen)
-		ack->err[0] = '\0';
-	seq = nlh->nlmsg_seq = ++s->seq;
-	if (mnl_socket_sendto(s->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		n = mnl_socket_recvfrom(s->nl, s->rbuf, sizeof(s->rbuf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		ret = mnl_cb_run2(s->rbuf, n, seq, s->portid, cb, ack, ctl, NLMSG_MIN_TYPE);
-		if (ret == MNL_CB_ERROR)
-			return ack->error ? ack->error : -errno;
-		if (ret == MNL_CB_STOP)
-			return ack->error;
-	}
-}
-
-/* ---- family resolution (CTRL_CMD_GETFAMILY) ---- */
-
-struct ndv_family_ctx {
-	struct ndv_ack ack;	/* first: see ndv_run() */
-	uint16_t id;
-};
-
-static int ndv_ctrl_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, CTRL_ATTR_MAX) < 0)
-		return MNL_CB_OK;
-	if (type == CTRL_ATTR_FAMILY_ID && mnl_attr_validate(attr, MNL_TYPE_U16) < 0)
-		return MNL_CB_ERROR;
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-static int ndv_family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[CTRL_ATTR_MAX + 1] = {};
-	struct ndv_family_ctx *c = data;
-
-	/* errors are recorded, not returned, so mnl_cb_run2() keeps reading to the ack */
-	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), ndv_ctrl_attr_cb, tb) < 0)
-		c->ack.error = -EBADMSG;
-	else if (tb[CTRL_ATTR_FAMILY_ID])
-		c->id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-	return MNL_CB_OK;
-}
-
-/* @buf holds NDV_SNDBUF_BYTES */
-static struct nlmsghdr *ndv_genl_hdr(char *buf, uint16_t type, uint16_t flags, uint8_t cmd,
-				     uint8_t version)
-{
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-
-	/* libmnl 1.0.4 leaves attribute padding unset; never send stack garbage */
-	memset(buf, 0, NDV_SNDBUF_BYTES);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = version;
-	return nlh;
-}
-
-static int ndv_resolve(struct ndv_sock *s)
-{
-	char buf[NDV_SNDBUF_BYTES];
-	struct ndv_family_ctx c = { .ack = { 0 } };
-	struct nlmsghdr *nlh;
-	int ret;
-
-	nlh = ndv_genl_hdr(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, NDV_CTRL_VERSION);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, VQ_NETDEV_FAMILY_NAME);
-	ret = ndv_run(s, nlh, ndv_family_cb, &c.ack);
-	if (ret == -ENOENT)
-		return -EOPNOTSUPP;
-	if (ret)
-		return ret;
-	if (!c.id)
-		return -EOPNOTSUPP;
-	s->family = c.id;
-	return 0;
-}
-
 int ndv_open(struct ndv_sock **out)
 {
 	struct ndv_sock *s;
-	int one = 1, ret;
+	int ret;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!s->nl) {
-		ret = -errno;
-		goto err_free;
-	}
-	/* extack text for the caller; capped acks so a big request is not echoed back */
-	if (mnl_socket_setsockopt(s->nl, NETLINK_EXT_ACK, &one, sizeof(one)) < 0 ||
-	    mnl_socket_setsockopt(s->nl, NETLINK_CAP_ACK, &one, sizeof(one)) < 0 ||
-	    mnl_socket_bind(s->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto err_close;
-	}
-	s->portid = mnl_socket_get_portid(s->nl);
-	/* a time-based start: replies meant for an earlier socket of this port do not match */
-	s->seq = (uint32_t)time(NULL);
-	ret = ndv_resolve(s);
+	ret = genl_sock_open(&s->g, VQ_NETDEV_FAMILY_NAME);
 	if (ret)
-		goto err_close;
+		goto err_free;
 	*out = s;
 	return 0;
 
-err_close:
-	mnl_socket_close(s->nl);
 err_free:
 	free(s);
 	return ret;
@@ -262,7 +63,7 @@ void ndv_close(struct ndv_sock *s)
 {
 	if (!s)
 		return;
-	mnl_socket_close(s->nl);
+	genl_sock_close(&s->g);
 	free(s);
 }
 
@@ -433,7 +234,7 @@ int ndv_parse_qstats(const struct nlmsghdr *nlh, struct ndv_qstats *q)
 
 /* One dump in progress; exactly one of the callbacks is set. */
 struct ndv_dump {
-	struct ndv_ack ack;	/* first: ndv_run() reads a parse error from here */
+	struct genl_ack ack;	/* first: genl_run() reads a parse error from here */
 	int (*napi_cb)(const struct ndv_napi *n, void *arg);
 	int (*queue_cb)(const struct ndv_queue *q, void *arg);
 	int (*qstats_cb)(const struct ndv_qstats *q, void *arg);
@@ -472,17 +273,17 @@ static int ndv_dump_cb(const struct nlmsghdr *nlh, void *data)
 static int ndv_dump(struct ndv_sock *s, uint8_t cmd, uint16_t ifindex_attr, int ifindex,
 		    struct ndv_dump *d)
 {
-	char buf[NDV_SNDBUF_BYTES];
+	char buf[GENL_REQ_BYTES];
 	struct nlmsghdr *nlh;
 
 	if (ifindex < 0)
 		return -EINVAL;
-	nlh = ndv_genl_hdr(buf, s->family, NLM_F_DUMP, cmd, NDV_GENL_VERSION);
+	nlh = genl_req(buf, s->g.family, NLM_F_DUMP, cmd, NDV_GENL_VERSION);
 	if (ifindex)
 		mnl_attr_put_u32(nlh, ifindex_attr, (uint32_t)ifindex);
 	if (cmd == VQ_NETDEV_CMD_QSTATS_GET)
 		mnl_attr_put_u32(nlh, VQ_NETDEV_A_QSTATS_SCOPE, VQ_NETDEV_QSTATS_SCOPE_QUEUE);
-	return ndv_run(s, nlh, ndv_dump_cb, &d->ack);
+	return genl_run(&s->g, nlh, ndv_dump_cb, &d->ack);
 }
 
 int ndv_qstats_dump(struct ndv_sock *s, int ifindex,
@@ -511,23 +312,16 @@ int ndv_queue_dump(struct ndv_sock *s, int ifindex,
 
 /* ---- NAPI_SET ---- */
 
-static int ndv_ack_only_cb(const struct nlmsghdr *nlh, void *data)
-{
-	(void)nlh;
-	(void)data;
-	return MNL_CB_OK;
-}
-
 int ndv_napi_set(struct ndv_sock *s, uint32_t napi_id, enum ndv_napi_knob knob,
 		 uint64_t value, char *err, size_t errlen)
 {
-	char buf[NDV_SNDBUF_BYTES];
-	struct ndv_ack ack = { .err = err, .errlen = errlen };
+	char buf[GENL_REQ_BYTES];
+	struct genl_ack ack = { .err = err, .errlen = errlen };
 	struct nlmsghdr *nlh;
 
 	if (err && errlen)
 		err[0] = '\0';
-	nlh = ndv_genl_hdr(buf, s->family, NLM_F_ACK, VQ_NETDEV_CMD_NAPI_SET, NDV_GENL_VERSION);
+	nlh = genl_req(buf, s->g.family, NLM_F_ACK, VQ_NETDEV_CMD_NAPI_SET, NDV_GENL_VERSION);
 	mnl_attr_put_u32(nlh, VQ_NETDEV_A_NAPI_ID, napi_id);
 	/* u32 attributes travel as u32 even when out of range so the kernel's policy, not
 	 * this code, judges the value and the caller sees its extack text */
@@ -558,20 +352,10 @@ int ndv_napi_set(struct ndv_sock *s, uint32_t napi_id, enum ndv_napi_knob knob,
 	default:
 		return -EINVAL;
 	}
-	return ndv_run(s, nlh, ndv_ack_only_cb, &ack);
+	return genl_run(&s->g, nlh, genl_ack_only_cb, &ack);
 }
 
 int ndv_parse_ack(const struct nlmsghdr *nlh, char *err, size_t errlen)
 {
-	struct ndv_ack ack = { .err = err, .errlen = errlen };
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (nlh->nlmsg_type == NLMSG_DONE)
-		ndv_done_cb(nlh, &ack);
-	else if (nlh->nlmsg_type == NLMSG_ERROR)
-		ndv_err_cb(nlh, &ack);
-	else
-		return -EBADMSG;
-	return ack.error;
+	return genl_parse_ack(nlh, err, errlen);
 }

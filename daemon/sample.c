@@ -71,6 +71,8 @@ static void eth_refresh(struct device *d)
 	char err[256];
 
 	d->eth_read_ns = util_now_ns(CLOCK_MONOTONIC);
+	/* the device-wide NAPI sysfs knobs change as rarely as ethtool settings */
+	sfs_dnapi_read(d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
 	if (!d->ns->eth) {
 		d->co_err = d->rings_err = d->ch_err = -EOPNOTSUPP;
 		return;
@@ -93,7 +95,7 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 	struct device *d = dev_lookup(ns, ifindex);
 	char shown[4 * IFNAMSIZ + 1];
 	bool fresh = false;
-	unsigned int n_tx = 0, n_rx = 0;
+	unsigned int n_tx, n_rx;
 	int i;
 
 	if (!name)
@@ -124,6 +126,8 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 		log_info("netns '%s' ifindex %d: %s (%s) appeared%s", ns->name, ifindex, shown,
 			 d->driver, d->managed ? ", managed" : ", observed read-only");
 	}
+	n_tx = d->n_tx;
+	n_rx = d->n_rx;
 	if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
 		dev_set_queues(d, n_tx, n_rx);
 	if (stats)
@@ -251,16 +255,40 @@ static bool ethtool_queues(struct device *d)
 	};
 	unsigned int q, c;
 	bool used = false;
-	int dir;
+	int dir, ret;
 
-	if (ets_read(d->ns->ioctl_fd, d->name, &ets_buf))
+	/*
+	 * veth's per-queue counters (xdp_*) count what its NAPI handles; without a NAPI (GRO
+	 * and XDP off, as the netdev family tells) they cannot move, and the ioctl is the
+	 * costliest read of a veth: skip it.
+	 */
+	if (!strcmp(d->driver, "veth") && d->ns->ndv && !d->n_napi)
 		return false;
+	if (!d->ets) {
+		/* a driver without per-queue strings is asked again only after a reconfiguration */
+		if (d->ets_err && d->ets_gen == d->gen)
+			return false;
+		d->ets_gen = d->gen;
+		d->ets_err = ets_map_build(d->ns->ioctl_fd, d->name, !strcmp(d->driver, "veth"),
+					   &d->ets);
+		if (d->ets_err)
+			return false;
+	}
+	ret = ets_map_read(d->ns->ioctl_fd, d->name, d->ets, &ets_buf);
+	if (ret) {
+		ets_map_free(d->ets);
+		d->ets = NULL;
+		d->ets_err = ret;
+		d->ets_gen = ret == -ESTALE ? 0 : d->gen;	/* a changed set: rebuild next tick */
+		return false;
+	}
 	for (dir = 0; dir < 2; dir++) {
 		unsigned int n = dir ? d->n_tx : d->n_rx;
+		unsigned int ne = dir ? ets_buf.n_tx : ets_buf.n_rx;
 		struct queue *qs = dir ? d->txq : d->rxq;
 		struct ets_queue *es = dir ? ets_buf.tx : ets_buf.rx;
 
-		for (q = 0; q < n && q < ETS_MAX_QUEUES; q++) {
+		for (q = 0; q < n && q < ne; q++) {
 			if (qs[q].src == QSRC_QSTATS || !es[q].present)
 				continue;
 			qs[q].src = QSRC_ETHTOOL;
@@ -303,9 +331,16 @@ static void device_sample(struct device *d, uint64_t t_link, uint64_t t_qstats)
 
 	d->interval_ns = d->sampled_ns ? t_link - d->sampled_ns : 0;
 	d->sampled_ns = t_link;
-	for (q = 0; q < d->n_tx; q++)
-		sfs_bql_read(d->ns->sysfs, d->name, q, d->txq[q].bql, &d->txq[q].bql_present);
-	sfs_dnapi_read(d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
+	/* a queue without byte_queue_limits keeps none until its queues are reconfigured */
+	if (d->bql_gen != d->gen || d->has_bql) {
+		d->has_bql = false;
+		for (q = 0; q < d->n_tx; q++) {
+			sfs_bql_read(d->ns->sysfs, d->name, q, d->txq[q].bql,
+				     &d->txq[q].bql_present);
+			d->has_bql |= d->txq[q].bql_present != 0;
+		}
+		d->bql_gen = d->gen;
+	}
 	if (ethtool_queues(d))
 		t_q = util_now_ns(CLOCK_MONOTONIC);
 	d->q_interval_ns = d->q_sampled_ns ? t_q - d->q_sampled_ns : 0;

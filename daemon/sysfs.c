@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -63,6 +64,24 @@ int sfs_write_u64(const char *path, uint64_t v)
 	return ret;
 }
 
+static bool queue_exists(const char *root, const char *ifname, const char *dir, unsigned int q)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/queues/%s-%u", root, ifname, dir, q);
+	return !stat(path, &st);
+}
+
+/* Counts still right: the last queue exists and the one past it does not (4 stats). */
+static bool counts_unchanged(const char *root, const char *ifname, unsigned int n_tx,
+			     unsigned int n_rx)
+{
+	return n_tx && n_rx && queue_exists(root, ifname, "tx", n_tx - 1) &&
+	       !queue_exists(root, ifname, "tx", n_tx) && queue_exists(root, ifname, "rx", n_rx - 1) &&
+	       !queue_exists(root, ifname, "rx", n_rx);
+}
+
 int sfs_queue_counts(const char *root, const char *ifname, unsigned int *n_tx,
 		     unsigned int *n_rx)
 {
@@ -70,6 +89,9 @@ int sfs_queue_counts(const char *root, const char *ifname, unsigned int *n_tx,
 	struct dirent *de;
 	DIR *dir;
 
+	/* queues are numbered densely from 0, so probing the ends is enough */
+	if (counts_unchanged(root, ifname, *n_tx, *n_rx))
+		return 0;
 	snprintf(path, sizeof(path), "%s/class/net/%s/queues", root, ifname);
 	dir = opendir(path);
 	if (!dir)

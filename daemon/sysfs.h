@@ -17,7 +17,10 @@
 int sfs_read_u64(const char *path, uint64_t *v);
 /* Write one decimal value. 0 or -errno (the kernel's refusal, e.g. -EINVAL). */
 int sfs_write_u64(const char *path, uint64_t v);
-/* Count queues/tx-* and queues/rx-* of @ifname. 0 or -errno. */
+/*
+ * Count queues/tx-N and queues/rx-N of @ifname. On entry *n_tx, *n_rx hold the last known counts on
+ * entry (0 if none): when both ends still match, no directory is read. 0 or -errno.
+ */
 int sfs_queue_counts(const char *root, const char *ifname, unsigned int *n_tx,
 		     unsigned int *n_rx);
 /* Path of BQL value @v of TX queue @q. 0 or -ENAMETOOLONG. */

@@ -1,7 +1,7 @@
 # Test tools built from the daemon's providers. Included by the top Makefile
 # (`include tests/tools/tools.mk`); `make tools` builds them into $(BUILD)/tests/tools/.
 VQPROBE_OBJS := $(BUILD)/daemon/nl_netdev.o $(BUILD)/daemon/nl_ethtool.o \
-		$(BUILD)/daemon/ethstats.o
+		$(BUILD)/daemon/genl.o $(BUILD)/daemon/ethstats.o
 
 $(BUILD)/tests/tools/vqprobe.o: tests/tools/vqprobe.c $(wildcard daemon/*.h include/*.h)
 	@mkdir -p $(dir $@)

@@ -3,16 +3,19 @@
 UNIT_TESTS += rate
 test_rate_OBJS := daemon/rate.c
 UNIT_TESTS += nl_netdev nl_ethtool ethstats
-test_nl_netdev_OBJS := daemon/nl_netdev.c
-test_nl_ethtool_OBJS := daemon/nl_ethtool.c
+test_nl_netdev_OBJS := daemon/nl_netdev.c daemon/genl.c
+test_nl_ethtool_OBJS := daemon/nl_ethtool.c daemon/genl.c
 test_ethstats_OBJS := daemon/ethstats.c
 
 # api: HTTP layer driven by libcurl against tests/unit/fake_view.c (owner: api)
 UNIT_TESTS += api prom reqval
-test_api_OBJS := daemon/api.c daemon/apierr.c daemon/util.c daemon/log.c tests/unit/fake_view.c
+test_api_OBJS := daemon/api.c daemon/api_sock.c daemon/http_parse.c daemon/apierr.c \
+		 daemon/util.c daemon/log.c tests/unit/fake_view.c
 test_prom_OBJS := daemon/prom.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
 test_api_PKGS := libcurl
+UNIT_TESTS += http_parse
+test_http_parse_OBJS := daemon/http_parse.c
 
 # vqtunectl pure helpers (owner: ctl); built from ctl/ with the ctl flags, need only jansson
 UNIT_TESTS += ctl_fmt ctl_table
@@ -21,6 +24,6 @@ test_ctl_table_OBJS := ctl/table.c
 
 # knob table: ranges and instances on a hand-built device
 UNIT_TESTS += knob
-test_knob_OBJS := daemon/knob.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c
+test_knob_OBJS := daemon/knob.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c daemon/ethstats.c
 UNIT_TESTS += util
 test_util_OBJS := daemon/util.c

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * api_sock: listening sockets and the token file of the API server (contracts in
+ * api_sock.h). Split from api.c: nothing here knows HTTP.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "api_sock.h"
+
+/* listen(2) backlog: connections queued between two passes of the daemon's loop. */
+#define API_LISTEN_BACKLOG	16
+/* umask while binding the unix socket: owner read/write only until chmod() to the mode */
+#define API_UNIX_BIND_UMASK	0177
+
+/* Is a server accepting on @sa? Tells a live daemon's socket from a stale file. */
+static bool unix_socket_live(const struct sockaddr_un *sa)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool live;
+
+	if (fd < 0)
+		return false;
+	live = !connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) || errno == EAGAIN;
+	close(fd);
+	return live;
+}
+
+int api_sock_listen_unix(const char *path, unsigned int mode)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	mode_t old;
+	int fd, err;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (!lstat(path, &st)) {
+		if (!S_ISSOCK(st.st_mode))
+			return -EEXIST;
+		if (unix_socket_live(&sa))
+			return -EADDRINUSE;
+		if (unlink(path) && errno != ENOENT)
+			return -errno;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	/* created owner-only, then widened to @mode: never briefly wider than asked */
+	old = umask(API_UNIX_BIND_UMASK);
+	err = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	umask(old);
+	if (err)
+		goto err_close;
+	if (chmod(path, mode) || listen(fd, API_LISTEN_BACKLOG)) {
+		err = -errno;
+		goto err_unlink;
+	}
+	return fd;
+err_unlink:
+	unlink(path);
+err_close:
+	close(fd);
+	return err;
+}
+
+int api_sock_listen_tcp(const char *spec)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
+	struct addrinfo *ai;
+	/* the address plus its brackets */
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *colon, *h = spec;
+	size_t hlen;
+	int fd, err, one = 1;
+
+	colon = strrchr(spec, ':');
+	if (!colon || colon == spec)
+		return -EINVAL;
+	hlen = (size_t)(colon - spec);
+	if (spec[0] == '[') {
+		if (hlen < 2 || spec[hlen - 1] != ']')
+			return -EINVAL;
+		h++;
+		hlen -= 2;
+	}
+	if (hlen >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	err = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (err)
+		return -EINVAL;
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0) {
+		err = -errno;
+		goto err_free;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ai->ai_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, API_LISTEN_BACKLOG)) {
+		err = -errno;
+		goto err_close;
+	}
+	freeaddrinfo(ai);
+	return fd;
+err_close:
+	close(fd);
+err_free:
+	freeaddrinfo(ai);
+	return err;
+}
+
+int api_sock_token_read(const char *file, char **out, size_t *len)
+{
+	/* one byte more than allowed tells "exactly at the limit" from "too large" */
+	char buf[API_SOCK_TOKEN_MAX_BYTES + 1];
+	ssize_t n;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if (n > API_SOCK_TOKEN_MAX_BYTES)
+		return -EFBIG;
+	if (n && buf[n - 1] == '\n')
+		n--;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	if (!n || memchr(buf, '\0', (size_t)n))
+		return -EINVAL;
+	*out = strndup(buf, (size_t)n);
+	if (!*out)
+		return -ENOMEM;
+	*len = (size_t)n;
+	return 0;
+}

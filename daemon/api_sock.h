@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * api_sock: the API server's listening sockets and its bearer token file, set up before
+ * libmicrohttpd takes the descriptors over (api.c). Every socket is SOCK_CLOEXEC and
+ * SOCK_NONBLOCK, as MHD's external epoll mode needs.
+ */
+#ifndef VQ_API_SOCK_H
+#define VQ_API_SOCK_H
+
+#include <stddef.h>
+
+/*
+ * Listen on the unix stream socket @path, file mode @mode (e.g. 0660; the file is created
+ * 0600 and widened with chmod(2), never briefly wider than asked). A stale socket file (no
+ * server accepting on it) is replaced; a live one or a non-socket file is left alone.
+ * Returns the listening fd, or -ENAMETOOLONG (@path does not fit sun_path, unix(7)),
+ * -EEXIST (@path exists and is not a socket), -EADDRINUSE (another server is live on it),
+ * or -errno from unlink/socket/bind/chmod/listen. On failure no file of ours is left.
+ */
+int api_sock_listen_unix(const char *path, unsigned int mode);
+
+/*
+ * Listen on TCP @spec: "ADDR:PORT" (IPv4) or "[ADDR6]:PORT", both numeric only (no name
+ * lookup, AI_NUMERICHOST | AI_NUMERICSERV); PORT 0..65535. IPv6 sockets are V6ONLY.
+ * Returns the listening fd, or -EINVAL (malformed @spec), or -errno from socket/bind/listen.
+ */
+int api_sock_listen_tcp(const char *spec);
+
+/* Token file size limit: a bearer token is a few dozen bytes; anything larger is a mistake. */
+#define API_SOCK_TOKEN_MAX_BYTES	4096
+
+/*
+ * Read the bearer token from @file once: at most API_SOCK_TOKEN_MAX_BYTES (4096) bytes,
+ * one trailing "\n" or "\r\n" stripped. Returns 0 with *out (malloc'ed, NUL-terminated,
+ * the caller frees it) and *len (bytes, >= 1), or -EFBIG (too large), -EINVAL (empty or
+ * holds a NUL byte), -ENOMEM, or -errno from open/read.
+ */
+int api_sock_token_read(const char *file, char **out, size_t *len);
+
+#endif
