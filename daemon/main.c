@@ -223,8 +223,11 @@ static int loop(struct api *api, int tfd, int sfd)
 				if (read(sfd, &si, sizeof(si)) != sizeof(si))
 					continue;
 				if (si.ssi_signo == SIGHUP) {
+					/* a bad file changes nothing: policy_load_file() is atomic */
 					if (policy_path())
 						policy_load_file(policy_path());
+					else
+						log_info("SIGHUP: no --policy file to reload");
 					continue;
 				}
 				log_info("signal %u: restoring knobs and stopping", si.ssi_signo);

@@ -258,6 +258,8 @@ static void knob_families(struct prom *p)
 						continue;
 					util_name_display(d->name, l.name, sizeof(l.name));
 					v = knob_base(k, inst[i].value, &unit);
+					/* the unit labels values, not the pinned flag */
+					lv[8] = pass ? NULL : "unit";
 					lv[9] = unit;
 					if (pass)
 						prom_u64(p, fname, lv, act_pinned(d, k, inst[i].inst));
