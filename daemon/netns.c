@@ -18,6 +18,7 @@
 #include "netns.h"
 #include "nl_ethtool.h"
 #include "nl_netdev.h"
+#include "rtnl_stats.h"
 #include "util.h"
 
 /* How many namespaces one daemon watches; --netns is for a lab or a handful of guests. */
@@ -48,6 +49,9 @@ static int open_handles(struct netns *ns)
 	nl_socket_set_nonblocking(ns->mon);
 	nl_socket_set_buffer_size(ns->mon, NETNS_MON_RCVBUF_BYTES, 0);
 
+	ret = rst_open(&ns->rst);
+	if (ret)
+		ns->rst = NULL;
 	ret = ndv_open(&ns->ndv);
 	if (ret) {
 		ns->ndv = NULL;
@@ -72,6 +76,7 @@ static void close_handles(struct netns *ns)
 		nl_socket_free(ns->rt);
 	if (ns->mon)
 		nl_socket_free(ns->mon);
+	rst_close(ns->rst);
 	if (ns->ndv)
 		ndv_close(ns->ndv);
 	if (ns->eth)

@@ -19,6 +19,7 @@
 struct nl_sock;
 struct ndv_sock;
 struct eth_sock;
+struct rst_sock;
 
 struct netns {
 	char name[NETNS_NAME_MAX];	/* "" = the daemon's own namespace */
@@ -26,6 +27,8 @@ struct netns {
 	char sysfs[PATH_MAX];		/* sysfs root showing this namespace */
 	struct nl_sock *rt;		/* rtnetlink requests */
 	struct nl_sock *mon;		/* RTNLGRP_LINK notifications */
+	struct rst_sock *rst;		/* RTM_GETSTATS; NULL: link dumps carry the stats */
+	uint64_t links_ns;		/* CLOCK_MONOTONIC of the last full link dump */
 	struct ndv_sock *ndv;		/* netdev family; NULL: kernel lacks it */
 	struct eth_sock *eth;		/* ethtool family; NULL: kernel lacks it */
 	int ioctl_fd;			/* SIOCETHTOOL socket */

@@ -20,12 +20,18 @@
 #include "netns.h"
 #include "nl_ethtool.h"
 #include "nl_netdev.h"
+#include "rtnl_stats.h"
 #include "sample.h"
 #include "sysfs.h"
 #include "util.h"
 
 /* ethtool settings change rarely: re-read them once a second, and after our own writes */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
+/*
+ * Link changes arrive as notifications and trigger a full link dump; this re-dump is only
+ * the safety net for a lost notification (ENOBUFS is handled too).
+ */
+#define SMP_LINK_REFRESH_NS	(10 * NSEC_PER_SEC)
 
 static const char *const *manage_globs;
 static unsigned int n_manage_globs;
@@ -126,10 +132,11 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 		log_info("netns '%s' ifindex %d: %s (%s) appeared%s", ns->name, ifindex, shown,
 			 d->driver, d->managed ? ", managed" : ", observed read-only");
 	}
-	n_tx = d->n_tx;
-	n_rx = d->n_rx;
-	if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
-		dev_set_queues(d, n_tx, n_rx);
+	if (fresh) {
+		n_tx = n_rx = 0;
+		if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
+			dev_set_queues(d, n_tx, n_rx);
+	}
 	if (stats)
 		for (i = 0; i < DC_NUM; i++)
 			d->dctr[i] = rtnl_link_get_stat(l, sid[i]);
@@ -153,6 +160,7 @@ static int links_sync(struct netns *ns, bool stats)
 	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
 		link_update(ns, (struct rtnl_link *)o, stats);
 	nl_cache_free(cache);
+	ns->links_ns = util_now_ns(CLOCK_MONOTONIC);
 	for (d = dev_first(); d; d = next) {
 		char shown[4 * IFNAMSIZ + 1];
 
@@ -355,18 +363,57 @@ static void device_sample(struct device *d, uint64_t t_link, uint64_t t_qstats)
 		queue_rates(d, &d->txq[q], d->q_interval_ns);
 }
 
+static void stats64_cb(int ifindex, const struct rtnl_link_stats64 *st, void *arg)
+{
+	struct device *d = dev_lookup(arg, ifindex);
+
+	if (!d)
+		return;
+	d->dctr[DC_RX_PACKETS] = st->rx_packets;
+	d->dctr[DC_TX_PACKETS] = st->tx_packets;
+	d->dctr[DC_RX_BYTES] = st->rx_bytes;
+	d->dctr[DC_TX_BYTES] = st->tx_bytes;
+	d->dctr[DC_RX_DROPPED] = st->rx_dropped;
+	d->dctr[DC_TX_DROPPED] = st->tx_dropped;
+	d->dctr[DC_RX_ERRORS] = st->rx_errors;
+	d->dctr[DC_TX_ERRORS] = st->tx_errors;
+}
+
+/* Device counters of @ns: RTM_GETSTATS, or the link dump where the kernel lacks it. */
+static int ns_counters(struct netns *ns)
+{
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
+
+	if (ns->rst) {
+		if ((ns->resync || now - ns->links_ns >= SMP_LINK_REFRESH_NS) &&
+		    links_sync(ns, false))
+			return -EIO;
+		if (!rst_dump(ns->rst, stats64_cb, ns))
+			return 0;
+		log_info("netns '%s': RTM_GETSTATS failed, link dumps carry the counters",
+			 ns->name);
+		rst_close(ns->rst);
+		ns->rst = NULL;
+	}
+	return links_sync(ns, true);
+}
+
 static void ns_tick(struct netns *ns)
 {
 	uint64_t t_link, t_qstats;
 	struct device *d;
-	unsigned int q;
+	unsigned int q, n_tx, n_rx;
 
-	if (links_sync(ns, true))
+	if (ns_counters(ns))
 		return;
 	t_link = util_now_ns(CLOCK_MONOTONIC);
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
+		n_tx = d->n_tx;
+		n_rx = d->n_rx;
+		if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
+			dev_set_queues(d, n_tx, n_rx);
 		for (q = 0; q < d->n_rx; q++)
 			d->rxq[q].present = 0, d->rxq[q].src = QSRC_NONE, d->rxq[q].napi_id = 0;
 		for (q = 0; q < d->n_tx; q++)
