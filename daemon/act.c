@@ -253,7 +253,7 @@ void act_fini(void)
 	events = NULL;
 }
 
-void act_event(const struct device *d, const char *knob, const char *inst, int queue,
+void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
 	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
 {
 	struct event *ev = &events[(next_event_id - 1) % ACT_EVENTS_MAX];
@@ -263,10 +263,10 @@ void act_event(const struct device *d, const char *knob, const char *inst, int q
 	memset(ev, 0, sizeof(*ev));
 	ev->id = next_event_id++;
 	ev->time_ns = util_now_ns(CLOCK_REALTIME);
-	if (d) {
-		snprintf(ev->netns, sizeof(ev->netns), "%s", d->ns->name);
-		memcpy(ev->device, d->name, sizeof(ev->device));
-		util_name_display(d->name, name, sizeof(name));
+	if (dev) {
+		snprintf(ev->netns, sizeof(ev->netns), "%s", netns);
+		snprintf(ev->device, sizeof(ev->device), "%s", dev);
+		util_name_display(ev->device, name, sizeof(name));
 	}
 	snprintf(ev->knob, sizeof(ev->knob), "%s", knob ? knob : "");
 	snprintf(ev->inst, sizeof(ev->inst), "%s", inst ? inst : "");
@@ -362,7 +362,7 @@ int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_w
 	}
 	ret = knob_write(d, ki, v, err, errlen);
 	if (ret) {
-		act_event(d, kname, ki->inst, ki->queue, &old, &v, WHO_ERROR, "%s refused: %s",
+		act_event(ACT_DEV(d), kname, ki->inst, ki->queue, &old, &v, WHO_ERROR, "%s refused: %s",
 			  reason, err[0] ? err : strerror(-ret));
 		if (e->written == e->original && e->changed && old == e->original) {
 			/* nothing changed: the journal owes nothing for this instance */
@@ -383,10 +383,10 @@ int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_w
 	}
 	journal_save();
 	if (rb != v)
-		act_event(d, kname, ki->inst, ki->queue, &old, &rb, who,
+		act_event(ACT_DEV(d), kname, ki->inst, ki->queue, &old, &rb, who,
 			  "%s (asked %" PRIu64 ", the driver kept %" PRIu64 ")", reason, v, rb);
 	else
-		act_event(d, kname, ki->inst, ki->queue, &old, &rb, who, "%s", reason);
+		act_event(ACT_DEV(d), kname, ki->inst, ki->queue, &old, &rb, who, "%s", reason);
 	*oldv = old;
 	*newv = rb;
 	return 0;
@@ -406,7 +406,7 @@ int act_release(struct device *d, enum knob_id k, const char *inst)
 		}
 		e->pinned = false;
 		n++;
-		act_event(d, knob_table[k].name, e->inst, e->queue, NULL, NULL, WHO_MANUAL,
+		act_event(ACT_DEV(d), knob_table[k].name, e->inst, e->queue, NULL, NULL, WHO_MANUAL,
 			  "pin released");
 		if (!e->changed)
 			entry_remove(e);
@@ -465,7 +465,7 @@ void act_check_outside(struct device *d)
 			e->changed = false;
 			dirty = true;
 		}
-		act_event(d, knob_table[e->k].name, e->inst, e->queue, &was, &ki.value, WHO_OUTSIDE,
+		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, &was, &ki.value, WHO_OUTSIDE,
 			  "written by someone else: pinned, not fought, no longer restored by vqtune");
 	}
 	if (dirty)
@@ -519,7 +519,7 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 			 e->original);
 		return -EIO;
 	}
-	act_event(d, knob_table[e->k].name, e->inst, e->queue, &cur, &e->original, WHO_RESTORE,
+	act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, &cur, &e->original, WHO_RESTORE,
 		  "restored the original value");
 	return 0;
 }
@@ -555,7 +555,8 @@ int act_restore_all(json_t *failed)
 		}
 		log_err("restore netns '%s' ifindex %d %s %s: %s", e->netns, e->ifindex,
 			knob_table[e->k].name, e->inst, err);
-		act_event(NULL, knob_table[e->k].name, e->inst, e->queue, NULL, &e->original,
+		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, NULL,
+			  &e->original,
 			  WHO_ERROR, "restore in netns '%s' ifindex %d failed: %s", e->netns,
 			  e->ifindex, err);
 		if (failed) {

@@ -55,10 +55,14 @@ int act_restore_all(json_t *failed);
 /* Knob instances vqtune changed and still owes a restore. */
 unsigned int act_changed_count(void);
 
-/* Events (also logged). @old_/@new_ NULL when not applicable. */
-void act_event(const struct device *d, const char *knob, const char *inst, int queue,
+/*
+ * Events (also logged). @netns/@dev name the device (NULL when the event has none; see
+ * ACT_DEV), @old_/@new_ are NULL when not applicable.
+ */
+#define ACT_DEV(d)	(d)->ns->name, (d)->name
+void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
 	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
-	__attribute__((format(printf, 8, 9)));
+	__attribute__((format(printf, 9, 10)));
 /*
  * Events with id > @since, oldest first, at most @limit, as a JSON array. *next = the id of
  * the last one returned (@since when none): pass it as the next @since.

@@ -280,7 +280,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
-	char run_dir[4096];
+	char run_dir[4096], sock_copy[4096];
 	int ret, sfd, tfd, rc = 1;
 	unsigned int i;
 
@@ -288,8 +288,9 @@ int main(int argc, char **argv)
 		return 2;
 	runtime.start_ns = util_now_ns(CLOCK_MONOTONIC);
 	runtime.tick_ns = (uint64_t)o.interval_ms * 1000000ULL;
-	snprintf(run_dir, sizeof(run_dir), "%s", o.socket);
-	snprintf(run_dir, sizeof(run_dir), "%s", dirname(run_dir));
+	/* dirname() may return its argument or a static string: copy into a second buffer */
+	snprintf(sock_copy, sizeof(sock_copy), "%s", o.socket);
+	snprintf(run_dir, sizeof(run_dir), "%s", dirname(sock_copy));
 
 	sfd = setup_signals();
 	if (sfd < 0) {

@@ -60,6 +60,8 @@ static void daemon_families(struct prom *p)
 
 	dev_for_each(d)
 		managed += d->managed;
+	prom_family(p, "vqtune_up", "gauge", "1 while vqtuned answers");
+	prom_u64(p, "vqtune_up", NULL, 1);
 	prom_family(p, "vqtune_build_info", "gauge", "vqtuned version, always 1");
 	prom_u64(p, "vqtune_build_info", ver, 1);
 	prom_family(p, "vqtune_uptime_seconds", "gauge", "Time since vqtuned started");

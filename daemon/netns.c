@@ -29,7 +29,7 @@
 
 static struct netns *nss[NETNS_MAX];
 static unsigned int n_nss;
-static char mnt_dir[PATH_MAX];		/* <run dir>/netns, tmpfs in our mount ns */
+static char mnt_dir[PATH_MAX];		/* <run dir>/sysfs.XXXXXX, tmpfs in our mount ns */
 static bool mnt_private;
 
 static int open_handles(struct netns *ns)
@@ -99,7 +99,8 @@ static int private_mounts(void)
 		return -errno;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return -errno;
-	if (mkdir(mnt_dir, 0700) < 0 && errno != EEXIST)
+	/* one directory per instance: several daemons may share a run dir (tests do) */
+	if (!mkdtemp(mnt_dir))
 		return -errno;
 	if (mount("vqtune", mnt_dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700") < 0)
 		return -errno;
@@ -183,7 +184,7 @@ int netns_init(const char *run_dir)
 	struct netns *ns;
 	int ret;
 
-	snprintf(mnt_dir, sizeof(mnt_dir), "%s/netns", run_dir);
+	snprintf(mnt_dir, sizeof(mnt_dir), "%s/sysfs.XXXXXX", run_dir);
 	ns = calloc(1, sizeof(*ns));
 	if (!ns)
 		return -ENOMEM;

@@ -200,7 +200,7 @@ int view_pause(const char *dev, int pause, json_t **out)
 		return st;
 	if (d->paused != !!pause) {
 		d->paused = pause;
-		act_event(d, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "controllers %s",
+		act_event(ACT_DEV(d), NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "controllers %s",
 			  pause ? "paused" : "resumed");
 	}
 	*out = json_pack("{s:o, s:b}", "device", util_json_str(d->name), "paused", d->paused);
@@ -221,7 +221,7 @@ int view_policy_put(json_t *body, json_t **out)
 	if (st)
 		return st;
 	policy_set(&p);
-	act_event(NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed, mode %s",
+	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed, mode %s",
 		  p.name, p.mode);
 	return view_policy_get(out);
 }

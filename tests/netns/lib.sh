@@ -33,7 +33,7 @@ vq_cleanup() {
 	done
 	# vq_netns runs in $(...) subshells, so namespaces are found by this test's unique prefix
 	for ns in $(ip netns list | awk -v p="$VQ_ID-" 'index($1, p) == 1 { print $1 }'); do
-		ip netns del "$ns" 2>/dev/null
+		ip netns del "$ns" || echo "# cleanup: could not delete netns $ns"
 	done
 	[ -n "$VQ_TMP" ] && rm -rf "$VQ_TMP"
 }

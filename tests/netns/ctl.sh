@@ -1,0 +1,64 @@
+#!/bin/bash
+# vqtunectl's exit statuses and messages as vqtunectl(8) documents them: 3 when the daemon
+# cannot be reached (naming the socket), 4 for an unknown device, 2 for a VALUE that is not
+# an unsigned decimal integer (refused before anything is sent), 0 otherwise; --json status,
+# events --since and watch --count on a non-terminal.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_extra.sh"
+vq_init
+A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
+vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+IFX=$(vq_ifindex "$B" vb)
+NOSOCK=$VQ_TMP/absent/vqtuned.sock
+events() { vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["events"]'; }
+
+"$VQTUNECTL" -s "$NOSOCK" status >/dev/null 2>"$VQ_TMP/err"
+check "status on a missing socket: exit code" 3 $?
+check_true "... stderr names the path ($(cat "$VQ_TMP/err"))" grep -qF "$NOSOCK" "$VQ_TMP/err"
+
+vq_ctl device "$B:nodev" >/dev/null 2>"$VQ_TMP/err"
+check "device on an unknown device: exit code" 4 $?
+check_true "... stderr names it ($(cat "$VQ_TMP/err"))" grep -q 'nodev' "$VQ_TMP/err"
+vq_ctl set "$B:vb" no-such-knob 1 >/dev/null 2>&1
+check "set of an unknown knob: exit code" 4 $?
+
+ev0=$(events)
+orig=$(vq_napi "$B" "$IFX" gro_flush_timeout)
+for v in -1 abc 1e3 '' 0x10 ' 5'; do
+	vq_ctl set "$B:vb" gro-flush-timeout "$v" >/dev/null 2>"$VQ_TMP/err"
+	check "set VALUE '$v': exit code" 2 $?
+	check_true "... stderr names the VALUE ($(head -1 "$VQ_TMP/err"))" \
+		grep -q 'VALUE' "$VQ_TMP/err"
+	# refused before connecting: the same with no daemon behind the socket is 2, not 3
+	"$VQTUNECTL" -s "$NOSOCK" set "$B:vb" gro-flush-timeout "$v" >/dev/null 2>&1
+	check "set VALUE '$v' with no daemon: exit code" 2 $?
+done
+check "events count unchanged by the refused sets" "$ev0" "$(events)"
+check "gro-flush-timeout untouched" "$orig" "$(vq_napi "$B" "$IFX" gro_flush_timeout)"
+
+vq_ctl --json status >"$VQ_TMP/status.json"
+check "--json status: exit code" 0 $?
+read -r ver pid < <(vq_json 'd["version"], d["pid"]' <"$VQ_TMP/status.json" | tr -d "(),'")
+check "--json status version is vqtunectl's" "$("$VQTUNECTL" -V | awk '{ print $2 }')" "$ver"
+check "--json status pid" "$VQ_DPID" "$pid"
+
+vq_ctl set "$B:vb" gro-flush-timeout 12345 >/dev/null
+check "set gro-flush-timeout 12345: exit code" 0 $?
+vq_ctl events --since 0 >"$VQ_TMP/events"
+check "events --since 0: exit code" 0 $?
+check_true "events --since 0 lists the change ($(head -1 "$VQ_TMP/events"))" \
+	grep -Eq "manual +$B:vb +gro-flush-timeout/napi-[0-9]+ +$orig -> 12345" "$VQ_TMP/events"
+last=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json 'd["events"][-1]["id"]')
+check "events --since <last id> lists nothing" "" "$(vq_ctl events --since "$last")"
+
+vq_ctl watch --count 2 --interval 0.2 >"$VQ_TMP/watch" 2>&1
+check "watch --count 2 (stdout a file): exit code" 0 $?
+check "watch printed two frames" 2 "$(grep -c '^NAME ' "$VQ_TMP/watch")"
+check "each frame lists vb" 2 "$(grep -Ec "^vb +$B " "$VQ_TMP/watch")"
+check "no terminal escape sequences" 0 "$(grep -c $'\e' "$VQ_TMP/watch")"
+
+vq_ctl restore >/dev/null
+check "restore: exit code" 0 $?
+check "gro-flush-timeout restored" "$orig" "$(vq_napi "$B" "$IFX" gro_flush_timeout)"
+vq_done

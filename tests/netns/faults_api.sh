@@ -1,0 +1,95 @@
+#!/bin/bash
+# Bad requests to the write API: each gets its documented status, error code and field, the
+# daemon keeps serving after every one, and none of them reaches the kernel or the journal.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_extra.sh"
+vq_init
+BIG_BYTES=71680		# 70 KiB: above the 64 KiB body limit
+DEEP=3000		# nesting depth: far above the documented limit of 32
+A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
+vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+IFX=$(vq_ifindex "$B" vb)
+napi_before=$(vq_napi_lines "$B" "$IFX")
+[ -n "$napi_before" ] || { echo "FAIL: vb has no NAPI"; exit $KSFT_FAIL; }
+K=/v1/devices/$B:vb/knobs
+
+big='{"value":1,"pad":"'$(head -c "$BIG_BYTES" /dev/zero | tr '\0' x)'"}'
+deep='{"value":'$(printf "%${DEEP}s" | tr ' ' '[')$(printf "%${DEEP}s" | tr ' ' ']')'}'
+
+# name | method | path | body | content type
+cat >"$VQ_TMP/cases" <<EOF
+defer_max|PUT|$K/defer-hard-irqs|{"value":4294967295}|
+gro_max|PUT|$K/gro-flush-timeout|{"value":5000000000}|
+negative|PUT|$K/defer-hard-irqs|{"value":-1}|
+string|PUT|$K/defer-hard-irqs|{"value":"7"}|
+nan|PUT|$K/defer-hard-irqs|{"value":NaN}|
+big|PUT|$K/defer-hard-irqs|@$VQ_TMP/big.json|
+text|PUT|$K/defer-hard-irqs|{"value":1}|text/plain
+deep|PUT|$K/defer-hard-irqs|@$VQ_TMP/deep.json|
+unknown_field|PUT|$K/defer-hard-irqs|{"value":1,"bogus":2}|
+unknown_knob|PUT|$K/no-such-knob|{"value":1}|
+unknown_dev|PUT|/v1/devices/$B:nodev/knobs/defer-hard-irqs|{"value":1}|
+get_put_path|GET|$K/defer-hard-irqs||
+get_restore|GET|/v1/restore||
+EOF
+printf '%s' "$big" >"$VQ_TMP/big.json"
+printf '%s' "$deep" >"$VQ_TMP/deep.json"
+mkdir "$VQ_TMP/r"
+while IFS='|' read -r name m path body ct; do
+	args=(-s -o "$VQ_TMP/r/$name.body" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X "$m")
+	[ -n "$body" ] && args+=(-H "Content-Type: ${ct:-application/json}" --data-binary "$body")
+	curl "${args[@]}" "http://localhost$path" >"$VQ_TMP/r/$name.code"
+	check_true "daemon alive and /healthz 200 after $name" vq_healthy
+done <"$VQ_TMP/cases"
+
+# one python for all replies: "name status code field message"
+python3 - "$VQ_TMP/r" >"$VQ_TMP/replies" <<'EOF'
+import json, os, sys
+r = sys.argv[1]
+for f in sorted(os.listdir(r)):
+    if not f.endswith(".code"):
+        continue
+    name = f[:-5]
+    status = open(os.path.join(r, f)).read().strip()
+    try:
+        e = json.load(open(os.path.join(r, name + ".body")))["error"]
+    except (ValueError, KeyError, TypeError):
+        e = {}
+    print("%s|%s|%s|%s|%s" % (name, status, e.get("code", "-"), e.get("field", "-"),
+                              e.get("message", "-")))
+EOF
+reply() { awk -F'|' -v n="$1" -v c="$2" '$1 == n { print $c }' "$VQ_TMP/replies"; }
+# expect NAME STATUS CODE FIELD [MESSAGE-REGEX]; FIELD "*": not checked (no one field at fault)
+expect() {
+	check "$1: status" "$2" "$(reply "$1" 2)"
+	check "$1: error code" "$3" "$(reply "$1" 3)"
+	[ "$4" != '*' ] && check "$1: field" "$4" "$(reply "$1" 4)"
+	[ -n "${5-}" ] && check_true "$1: message matches /$5/ ($(reply "$1" 5))" \
+		grep -Eq "$5" <<<"$(reply "$1" 5)"
+}
+expect defer_max 422 out_of_range value '4294967295.*2147483647'
+expect gro_max 422 out_of_range value '5000000000.*1000000000'
+check_true "negative: 4xx ($(reply negative 2))" grep -q '^4' <<<"$(reply negative 2)"
+check "negative: field" value "$(reply negative 4)"
+expect string 400 invalid_field value
+expect nan 400 invalid_json '*' 'NaN'
+expect big 413 payload_too_large '*' '65536'
+expect text 415 unsupported_media_type '*' 'application/json'
+expect deep 400 invalid_json '*' '(nest|depth|deep).*32'
+expect unknown_field 400 invalid_field bogus 'bogus'
+expect unknown_knob 404 not_found knob 'no-such-knob'
+expect unknown_dev 404 not_found dev 'nodev'
+expect get_put_path 405 method_not_allowed '*' 'PUT'
+check "get_restore: status" 405 "$(reply get_restore 2)"
+
+check "NAPI values of vb unchanged" "$napi_before" "$(vq_napi_lines "$B" "$IFX")"
+check "no event in /v1/events" 0 "$(vq_api GET /v1/events | cut -d' ' -f2- |
+	vq_json 'len(d["events"])')"
+# the same path with a good body does write: the refusals above were about the bodies
+check "good PUT after all the bad ones" 200 "$(vq_code PUT "$K/defer-hard-irqs" '{"value":4}')"
+check "defer-hard-irqs as the kernel reports it" 4 "$(vq_napi "$B" "$IFX" defer_hard_irqs)"
+vq_ctl restore >/dev/null
+check "restore exit code" 0 $?
+check "NAPI values of vb restored" "$napi_before" "$(vq_napi_lines "$B" "$IFX")"
+vq_done

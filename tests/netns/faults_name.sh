@@ -1,0 +1,64 @@
+#!/bin/bash
+# A device name that is not UTF-8 (byte 0xFF): the JSON stays valid and shows the display
+# form v\xff0 with name_hex 76ff30; the device is found by its raw bytes and by its display
+# form, percent-encoded; /metrics escapes the display form's backslash once more and
+# promtool accepts it; the CLI prints and writes it.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_extra.sh"
+vq_init
+RAW=$'v\xff0'
+DISPLAY='v\xff0'		# literal backslash, x, f, f
+A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
+ip -n "$A" link add "$RAW" type veth peer name vp netns "$B" || exit $KSFT_FAIL
+ip -n "$A" link set "$RAW" up && ip -n "$B" link set vp up || exit $KSFT_FAIL
+ip netns exec "$A" ethtool -K "$RAW" gro on >/dev/null	# a NAPI to write
+IFX=$(vq_ifindex "$A" "$RAW")
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+
+curl -s --unix-socket "$VQ_SOCK" http://localhost/v1/devices >"$VQ_TMP/devs.raw"
+read -r n name hex ifx < <(python3 - "$VQ_TMP/devs.raw" "$A" <<'EOF'
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read())	# raises on bytes that are not UTF-8
+x = [x for x in d["devices"] if x["netns"] == sys.argv[2] and x["name"] != "lo"]
+print(len(x), x[0]["name"] if x else "-", x[0]["name_hex"] if x else "-",
+      x[0]["ifindex"] if x else "-")
+EOF
+)
+check "/v1/devices is valid JSON with one device in A" 1 "$n"
+check "name in display form" "$DISPLAY" "$name"
+check "name_hex" 76ff30 "$hex"
+check "ifindex" "$IFX" "$ifx"
+
+for enc in 'v%FF0' 'v%5Cxff0' 'v%5cxff0'; do
+	r=$(curl -s --unix-socket "$VQ_SOCK" -w ' %{http_code}' \
+		"http://localhost/v1/devices/$A:$enc")
+	check "GET /v1/devices/NS:$enc status" 200 "${r##* }"
+	check "GET /v1/devices/NS:$enc name_hex" 76ff30 \
+		"$(echo "${r% *}" | vq_json 'd["name_hex"]')"
+done
+
+curl -s --unix-socket "$VQ_SOCK" http://localhost/metrics >"$VQ_TMP/metrics"
+check_true '/metrics has device="v\\xff0" (display form, backslash escaped)' \
+	grep -qF "vqtune_device_info{device=\"v\\\\xff0\",netns=\"$A\"" "$VQ_TMP/metrics"
+check "/metrics has no raw 0xFF byte" 0 "$(LC_ALL=C grep -c $'\xff' "$VQ_TMP/metrics")"
+promtool check metrics <"$VQ_TMP/metrics" >"$VQ_TMP/promtool.out" 2>&1
+check "promtool check metrics exit code" 0 $?
+[ -s "$VQ_TMP/promtool.out" ] && cat "$VQ_TMP/promtool.out"
+
+line=$(vq_ctl devices | awk -v ns="$A" '$2 == ns && $1 != "lo"')
+check "vqtunectl devices prints the display form" "$DISPLAY" "$(awk '{ print $1 }' <<<"$line")"
+
+ORIG=$(vq_napi "$A" "$IFX" gro_flush_timeout)
+vq_ctl set "$A:$RAW" gro-flush-timeout 1000 >/dev/null
+check "vqtunectl set NS:<raw name> exit code" 0 $?
+check "gro-flush-timeout as the kernel reports it" 1000 "$(vq_napi "$A" "$IFX" gro_flush_timeout)"
+vq_ctl set "$A:$DISPLAY" gro-flush-timeout 2000 >/dev/null
+check "vqtunectl set NS:<display form> exit code" 0 $?
+check "gro-flush-timeout after the display-form set" 2000 \
+	"$(vq_napi "$A" "$IFX" gro_flush_timeout)"
+ev=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json '" ".join(e["device"] for e in d["events"])')
+check "events name the device in display form" "$DISPLAY $DISPLAY" "$ev"
+vq_ctl restore >/dev/null
+check "restore exit code" 0 $?
+check "gro-flush-timeout restored" "$ORIG" "$(vq_napi "$A" "$IFX" gro_flush_timeout)"
+vq_done
