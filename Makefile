@@ -64,7 +64,7 @@ $(BUILD)/tests/test_$(1): $(BUILD)/tests/test_$(1).o $$(test_$(1)_OBJS:%.c=$(BUI
 	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(call pkglibs,$$(DAEMON_PKGS) cmocka $$(test_$(1)_PKGS)) -lm
 endef
 # helpers that only tests link (fakes of a module's neighbours)
-$(BUILD)/tests/unit/%.o: tests/unit/%.c $(wildcard daemon/*.h include/*.h)
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(wildcard daemon/*.h include/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call pkgcflags,$(DAEMON_PKGS)) -c -o $@ $<
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))

@@ -27,3 +27,11 @@ UNIT_TESTS += knob
 test_knob_OBJS := daemon/knob.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c daemon/ethstats.c
 UNIT_TESTS += util
 test_util_OBJS := daemon/util.c
+
+# controllers (pure laws + guard) in closed loop against tests/unit/plant.c models (owner: law)
+UNIT_TESTS += law_qlimit law_poll law_zc guard
+LAW_TEST_OBJS := daemon/guard.c tests/unit/plant.c
+test_law_qlimit_OBJS := daemon/law_qlimit.c $(LAW_TEST_OBJS)
+test_law_poll_OBJS := daemon/law_poll.c $(LAW_TEST_OBJS)
+test_law_zc_OBJS := daemon/law_zc.c $(LAW_TEST_OBJS)
+test_guard_OBJS := daemon/guard.c

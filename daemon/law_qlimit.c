@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * law_qlimit: how many bytes one TX queue may hold in the driver: BQL limit_max/limit_min
+ * (include/linux/dynamic_queue_limits.h, Documentation/ABI/testing/sysfs-class-net-queues),
+ * and on vqpair the tx-ring-size and tx-full-mode.
+ *
+ * Law. D = drain rate in bytes/s (the line rate, else the peak rate seen), T = the policy's
+ * delay target, P = the completion period learned while starving, H = headroom:
+ *
+ *	L* = max(D * T, D * P * (1 + H) + S)
+ *	limit_max -> L*,  limit_min -> min(limit_min, L*)
+ *
+ * D * T is the queue that drains in T (queueing delay = inflight / D <= T). D * P is the least
+ * a queue needs so the device never runs dry between two completions: the stack refills the
+ * driver queue only when completions free room; S (mean packet) because a completion frees
+ * whole packets, so the one on the wire still counts in inflight. The queue is starving when
+ * it stops (tx-stop) while the qdisc holds data and it sends below QL_SATURATED of D: the
+ * limit is then the bottleneck and throughput = L / P, so P = L / rate, learned after two
+ * starving intervals at one limit (a load drop, or the refill after a step, looks so for
+ * one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
+ * period is a frames count times a packet size, or a timer), so a stale floor does not keep
+ * a queue long.
+ *
+ * Stability: L* does not depend on L except through P, which is measured only while starving
+ * and only raises L out of starvation, after which it is not re-measured; so the map L -> L*
+ * has no loop gain and the loop is a bounded walk (factor <= 2 per step, guard.c) to a fixed
+ * point in log2(L0 / L*) steps; the guard's hysteresis band absorbs rate jitter. When the
+ * floor exceeds D * T the delay target is infeasible: throughput wins and the reason says so.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "law.h"
+
+/* sending at >= 95% of the drain rate is "saturated": rate estimates jitter by a few % */
+#define QL_SATURATED		0.95
+/* 10% headroom over the starvation floor: completion timers fire late by a few us */
+#define QL_HEADROOM		0.10
+/* a packet size change beyond 2x changes a frames-bound completion period: relearn it */
+#define QL_PKT_CONTEXT		2.0
+/* capacity estimate decays 0.1% per tick: forgets a faster past link in ~1000 ticks */
+#define QL_PEAK_DECAY		0.999
+/* a queue stopped with BQL inflight under half its limit is stopped by its ring */
+#define QL_RING_STOP_FRAC	0.5
+/* two starving intervals at one limit: a load drop or a step's refill looks so for one */
+#define QL_STARVE_CONFIRM	2
+/* rates from one interval's counters are good to about 2% */
+#define QL_RATE_NOISE		0.02
+/* 1% of the wire lost to starvation costs as much as a whole target of extra delay:
+ * throughput binds first */
+#define QL_STARVE_WEIGHT	100.0
+#define NS_PER_S		1e9
+
+struct ql_view {
+	double drain_bytes_per_s;	/* D */
+	double pkt_bytes;		/* mean packet size this interval, NaN if idle */
+	double delay_ns;		/* inflight / D */
+	bool starving;
+	bool saturated;
+};
+
+static void ql_observe(const struct law_state *st, const struct law_signals *sig,
+		       struct law_learn *learn, struct ql_view *v)
+{
+	double tx = law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s : 0;
+	bool stopped = law_known(sig->tx_stop_per_s) && sig->tx_stop_per_s > 0;
+	bool backlog = law_known(sig->qdisc_backlog_bytes) && sig->qdisc_backlog_bytes > 0;
+
+	learn->ql_peak_bytes_per_s = fmax(tx, learn->ql_peak_bytes_per_s * QL_PEAK_DECAY);
+	v->drain_bytes_per_s = law_known(sig->capacity_bytes_per_s) ?
+		sig->capacity_bytes_per_s : learn->ql_peak_bytes_per_s;
+	v->pkt_bytes = law_known(sig->tx_packets_per_s) && sig->tx_packets_per_s > 0 ?
+		tx / sig->tx_packets_per_s : LAW_UNKNOWN;
+	v->delay_ns = law_known(sig->bql_inflight_bytes) && v->drain_bytes_per_s > 0 ?
+		sig->bql_inflight_bytes / v->drain_bytes_per_s * NS_PER_S : LAW_UNKNOWN;
+	v->saturated = v->drain_bytes_per_s > 0 && tx >= QL_SATURATED * v->drain_bytes_per_s;
+	v->starving = stopped && backlog && !v->saturated && tx > 0 &&
+		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT;
+}
+
+/* Learn or forget the completion period P; see the top comment. */
+static void ql_learn_period(const struct law_state *st, const struct ql_view *v,
+			    const struct law_signals *sig, struct law_learn *learn)
+{
+	bool same = learn->ql_starve_limit_bytes == st->knob[LK_BQL_LIMIT_MAX];
+	double ratio;
+
+	learn->ql_starve_ticks = !v->starving ? 0 : same ? learn->ql_starve_ticks + 1 : 1;
+	learn->ql_starve_limit_bytes = st->knob[LK_BQL_LIMIT_MAX];
+	if (learn->ql_starve_ticks >= QL_STARVE_CONFIRM) {
+		learn->ql_period_ns = (double)st->knob[LK_BQL_LIMIT_MAX] /
+			sig->tx_bytes_per_s * NS_PER_S;
+		learn->ql_period_pkt_bytes = law_known(v->pkt_bytes) ? v->pkt_bytes : 0;
+		return;
+	}
+	if (learn->ql_period_ns <= 0 || !law_known(v->pkt_bytes))
+		return;
+	ratio = v->pkt_bytes / learn->ql_period_pkt_bytes;
+	if (ratio > QL_PKT_CONTEXT || ratio < 1 / QL_PKT_CONTEXT)
+		learn->ql_period_ns = 0;
+}
+
+static bool ql_moves(const struct law_policy *pol, int64_t from, int64_t to)
+{
+	return from != to && law_rel_change(from, to) > pol->hysteresis;
+}
+
+/* limit_max / limit_min toward L*; 1 and *out filled when one of them should move. */
+static int ql_limits(const struct law_state *st, const struct law_policy *pol,
+		     const struct ql_view *v, const struct law_learn *learn, struct law_step *out)
+{
+	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX], lmin = st->knob[LK_BQL_LIMIT_MIN];
+	double d = v->drain_bytes_per_s, t_ns = (double)pol->qlimit_target_delay_ns;
+	double by_delay = d * t_ns / NS_PER_S;
+	double by_floor = learn->ql_period_ns > 0 ? d * learn->ql_period_ns / NS_PER_S *
+		(1 + QL_HEADROOM) + learn->ql_period_pkt_bytes : 0;
+	int64_t target = law_clamp(pol, LK_BQL_LIMIT_MAX, fmax(by_delay, by_floor));
+	bool floor_binds = by_floor > by_delay;
+
+	if (lmin != LAW_KNOB_ABSENT && lmin > target && ql_moves(pol, lmin, target))
+		return law_propose(out, LK_BQL_LIMIT_MIN, lmin,
+				   law_clamp(pol, LK_BQL_LIMIT_MIN, (double)target), true,
+				   "limit_min %lld above the limit target %lld: lower it first",
+				   (long long)lmin, (long long)target);
+	if (lmin != LAW_KNOB_ABSENT && lmin > target)
+		target = lmin;		/* inside the band: never put max under min */
+	if (ql_moves(pol, lmax, target)) {
+		if (floor_binds)
+			return law_propose(out, LK_BQL_LIMIT_MAX, lmax, target, true,
+					   "starvation floor: drain %.0f B/s x completion period "
+					   "%.0f us +%.0f%% + a packet = %lld B (delay target "
+					   "%.0f us infeasible)", d, learn->ql_period_ns / 1e3,
+					   QL_HEADROOM * 100, (long long)target, t_ns / 1e3);
+		return law_propose(out, LK_BQL_LIMIT_MAX, lmax, target, true,
+				   "delay %.0f us vs target %.0f us at drain %.0f B/s: "
+				   "limit_max %lld -> %lld B", law_known(v->delay_ns) ?
+				   v->delay_ns / 1e3 : -1.0, t_ns / 1e3, d, (long long)lmax,
+				   (long long)target);
+	}
+	target = target < lmax ? target : lmax;	/* min never above the max written */
+	if (lmin != LAW_KNOB_ABSENT && floor_binds && lmin < target && ql_moves(pol, lmin, target))
+		return law_propose(out, LK_BQL_LIMIT_MIN, lmin,
+				   law_clamp(pol, LK_BQL_LIMIT_MIN, (double)target), true,
+				   "limit_min to the starvation floor %lld B so dql cannot starve "
+				   "the queue", (long long)target);
+	return 0;
+}
+
+/* vqpair: drop -> stop on ring-full drops; a ring that stops the queue before BQL grows. */
+static int ql_ring(const struct law_state *st, const struct law_signals *sig,
+		   const struct law_policy *pol, const struct ql_view *v, struct law_step *out)
+{
+	int64_t mode = st->knob[LK_TX_FULL_MODE], ring = st->knob[LK_TX_RING_SIZE];
+	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX];
+	bool ring_stops;
+
+	if (mode == 1 && law_known(sig->tx_drops_per_s) && sig->tx_drops_per_s > 0)
+		return law_propose(out, LK_TX_FULL_MODE, mode, 0, false,
+				   "tx-full-mode drop lost %.0f pkt/s: stop the queue instead and "
+				   "let the qdisc hold them", sig->tx_drops_per_s);
+	if (ring == LAW_KNOB_ABSENT || !law_known(sig->bql_inflight_bytes))
+		return 0;
+	ring_stops = sig->tx_stop_per_s > 0 && sig->qdisc_backlog_bytes > 0 && !v->saturated &&
+		(lmax == LAW_KNOB_ABSENT ||
+		 sig->bql_inflight_bytes < QL_RING_STOP_FRAC * (double)lmax);
+	if (!ring_stops || ring >= pol->bounds[LK_TX_RING_SIZE].max)
+		return 0;
+	return law_propose(out, LK_TX_RING_SIZE, ring,
+			   law_clamp(pol, LK_TX_RING_SIZE, (double)ring * 2), false,
+			   "queue stops %.0f/s with inflight %.0f B < half of limit %lld: the "
+			   "ring is full first", sig->tx_stop_per_s, sig->bql_inflight_bytes,
+			   (long long)lmax);
+}
+
+/*
+ * One TX queue's queue-limit step. Inputs: tx_bytes/packets_per_s, tx_stop_per_s,
+ * qdisc_backlog_bytes, bql_inflight_bytes, capacity_bytes_per_s (or LAW_UNKNOWN),
+ * tx_drops_per_s; knobs LK_BQL_LIMIT_MAX/MIN, LK_TX_RING_SIZE, LK_TX_FULL_MODE (absent ok).
+ * Returns 1 with a step, 0 holding, -EINVAL on NULL. Follows dynamic_queue_limits.h terms.
+ */
+int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
+		    const struct law_policy *pol, struct law_step *out)
+{
+	struct ql_view v;
+	int ret;
+
+	if (!st || !sig || !pol || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->knob = LK_NONE;
+	out->learn = st->learn;
+	if (!sig->valid)
+		return law_hold(out, "interval invalid: no queue-limit decision");
+	ql_observe(st, sig, &out->learn, &v);
+	ret = ql_ring(st, sig, pol, &v, out);
+	if (ret)
+		return ret;
+	if (st->knob[LK_BQL_LIMIT_MAX] == LAW_KNOB_ABSENT)
+		return law_hold(out, "no BQL on this queue");
+	if (v.drain_bytes_per_s <= 0)
+		return law_hold(out, "drain rate unknown: queue idle since start");
+	ql_learn_period(st, &v, sig, &out->learn);
+	ret = ql_limits(st, pol, &v, &out->learn, out);
+	if (ret)
+		return ret;
+	return law_hold(out, "limit %lld B on target: delay %.0f us, %s",
+			(long long)st->knob[LK_BQL_LIMIT_MAX],
+			law_known(v.delay_ns) ? v.delay_ns / 1e3 : -1.0,
+			v.starving ? "starving" : "not starving");
+}
+
+/* max(0, delay / T - 1) + QL_STARVE_WEIGHT * (1 - rate / D) while stopped with a backlog. */
+double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig,
+		       const struct law_policy *pol)
+{
+	struct law_learn learn = st->learn;
+	struct ql_view v;
+	double cost;
+
+	if (!sig->valid)
+		return LAW_UNKNOWN;
+	ql_observe(st, sig, &learn, &v);
+	if (!law_known(v.delay_ns) || !pol->qlimit_target_delay_ns)
+		return LAW_UNKNOWN;
+	cost = fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);
+	/* any shortfall beyond rate noise while the qdisc holds data counts, not only past
+	 * QL_SATURATED: the rollback check must see a 5% starvation */
+	if (sig->tx_stop_per_s > 0 && sig->qdisc_backlog_bytes > 0)
+		cost += QL_STARVE_WEIGHT *
+			fmax(0, 1 - sig->tx_bytes_per_s / v.drain_bytes_per_s - QL_RATE_NOISE);
+	return cost;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * law_zc: per queue, keep vqpair zerocopy where big sends complete promptly; bound or drop it
+ * where pending buffers pile up behind a slow consumer (vhost_net's head-of-line stall:
+ * a zerocopy buffer holds its TX descriptor until the receiver frees the skb).
+ * Knobs: zerocopy, zerocopy-max-pending, zerocopy-min-bytes (include/vqpair.h).
+ *
+ * Law. a = zerocopy sends/s (= completions/s in steady state), f = fallbacks/s (eligible
+ * sends over max-pending), Lc = mean completion latency, T = the policy's prompt target,
+ * M = zerocopy-max-pending. By Little's law pending = rate x latency, so the pending that a
+ * consumer completing at rate r clears within T is r x T:
+ *
+ *	Lc > T:                 M* = a x T          (the consumer's own rate sets the budget)
+ *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt)
+ *	else:                   hold
+ *	Lc > T at M = min, or completions stalled:  zerocopy off, retry after 16, 32, ... ticks
+ *
+ * Over M the vqpair falls back to a copy, so M* keeps the zerocopy share that still completes
+ * within T. zerocopy is turned on where the mean send is at least the policy's break-even
+ * size, and zerocopy-min-bytes follows that break-even.
+ * Stability: a slow consumer completes at its own rate a = mu whatever M is (pending is
+ * capped at M), so M* = mu T is a fixed point with no loop gain; with a fast one Lc stays
+ * at the consumer's base latency, far below T, and M* = lambda T is again a constant. The
+ * dead band between (1 - ZC_BAND) T and T separates the two branches, so they cannot take
+ * turns. Re-enable probes back off exponentially, so a consumer that stays slow costs one
+ * probe per 2^k ticks.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "law.h"
+
+/* completions under 75% of target are "prompt": a 25% band keeps the two branches apart */
+#define ZC_BAND			0.25
+/* first re-enable probe after 16 ticks: a slow-consumer phase is rarely shorter */
+#define ZC_RETRY_FIRST_TICKS	16
+/* probes at least every 1024 ticks (~17 min at 1 s ticks) so a recovery is found */
+#define ZC_RETRY_MAX_TICKS	1024
+#define NS_PER_S		1e9
+
+/* Propose zerocopy off; @lc_ns is the completion latency that drove it, NaN for a stall. */
+static int zc_off(const struct law_state *st, const struct law_learn *l, struct law_step *out,
+		  double lc_ns, double pending)
+{
+	uint32_t next = l->zc_retry_ticks ? l->zc_retry_ticks * 2 : ZC_RETRY_FIRST_TICKS;
+
+	next = next < ZC_RETRY_MAX_TICKS ? next : ZC_RETRY_MAX_TICKS;
+	if (!law_known(lc_ns))
+		return law_propose(out, LK_ZEROCOPY, st->knob[LK_ZEROCOPY], 0, false,
+				   "zerocopy off: completions stalled, %.0f pending, none "
+				   "completed; copy until a probe in %u ticks", pending, next);
+	return law_propose(out, LK_ZEROCOPY, st->knob[LK_ZEROCOPY], 0, false,
+			   "zerocopy off: completion %.0f us at the least max-pending; copy until "
+			   "a probe in %u ticks", lc_ns / 1e3, next);
+}
+
+/*
+ * Backoff is keyed on what is observed, not on what was proposed (a proposal may be held):
+ * the first interval seen off after one seen on starts the next, doubled, wait.
+ */
+static void zc_backoff(struct law_learn *l)
+{
+	if (l->zc_off_ticks == 0 && l->zc_seen_on) {
+		l->zc_retry_ticks = l->zc_retry_ticks ? l->zc_retry_ticks * 2 :
+			ZC_RETRY_FIRST_TICKS;
+		if (l->zc_retry_ticks > ZC_RETRY_MAX_TICKS)
+			l->zc_retry_ticks = ZC_RETRY_MAX_TICKS;
+	}
+	l->zc_seen_on = false;
+	l->zc_off_ticks++;
+}
+
+/* zerocopy observed off: count, and turn it on for big sends once any backoff has run. */
+static int zc_when_off(const struct law_signals *sig,
+		       const struct law_policy *pol, struct law_learn *l, struct law_step *out)
+{
+	double pkt = law_known(sig->tx_packets_per_s) && sig->tx_packets_per_s > 0 &&
+		law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s / sig->tx_packets_per_s : 0;
+
+	zc_backoff(l);
+	if (pkt < (double)pol->zc_breakeven_bytes)
+		return law_hold(out, "zerocopy off: mean send %.0f B under break-even %lld B", pkt,
+				(long long)pol->zc_breakeven_bytes);
+	if (l->zc_retry_ticks && l->zc_off_ticks < l->zc_retry_ticks)
+		return law_hold(out, "zerocopy off: probe in %u ticks",
+				l->zc_retry_ticks - l->zc_off_ticks);
+	return law_propose(out, LK_ZEROCOPY, 0, 1, false,
+			   "zerocopy on: mean send %.0f B >= break-even %lld B%s", pkt,
+			   (long long)pol->zc_breakeven_bytes, l->zc_retry_ticks ? " (probe)" : "");
+}
+
+static int zc_pending(const struct law_state *st, const struct law_signals *sig,
+		      const struct law_policy *pol, struct law_learn *l, struct law_step *out)
+{
+	int64_t m = st->knob[LK_ZEROCOPY_MAX_PENDING], want;
+	double a = law_known(sig->zc_sent_per_s) ? sig->zc_sent_per_s : 0;
+	double f = law_known(sig->zc_fallbacks_per_s) ? sig->zc_fallbacks_per_s : 0;
+	double lc = sig->zc_completion_ns, t_ns = (double)pol->zc_latency_target_ns;
+	double t_s = t_ns / NS_PER_S;
+
+	if (law_known(sig->zc_pending) && sig->zc_pending >= 1 && a <= 0 && !law_known(lc))
+		return zc_off(st, l, out, LAW_UNKNOWN, sig->zc_pending);
+	if (!law_known(lc) || a + f <= 0)
+		return law_hold(out, "zerocopy: no eligible sends or no completions to judge");
+	if (lc > t_ns) {
+		want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, a * t_s);
+		if (m == LAW_KNOB_ABSENT || (m <= pol->bounds[LK_ZEROCOPY_MAX_PENDING].min))
+			return zc_off(st, l, out, lc, sig->zc_pending);
+		if (want == m)
+			return law_hold(out, "zerocopy late but max-pending %lld on budget",
+					(long long)m);
+		return law_propose(out, LK_ZEROCOPY_MAX_PENDING, m, want, true,
+				   "completion %.0f us > target %.0f us at %.0f/s: max-pending "
+				   "%lld -> %lld (rate x target)", lc / 1e3, t_ns / 1e3, a,
+				   (long long)m, (long long)want);
+	}
+	l->zc_retry_ticks = 0;		/* prompt: a recovered consumer resets the backoff */
+	if (m == LAW_KNOB_ABSENT || lc >= (1 - ZC_BAND) * t_ns)
+		return 0;
+	want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, (a + f) * t_s);
+	if (want == m || law_rel_change(m, want) <= pol->hysteresis)
+		return 0;
+	return law_propose(out, LK_ZEROCOPY_MAX_PENDING, m, want, true,
+			   "completion %.0f us prompt (target %.0f us), %.0f eligible/s: "
+			   "max-pending %lld -> %lld", lc / 1e3, t_ns / 1e3, a + f, (long long)m,
+			   (long long)want);
+}
+
+/*
+ * One queue's zerocopy step. Inputs: zc_sent_per_s, zc_fallbacks_per_s, zc_pending,
+ * zc_completion_ns (unknown when nothing completed), tx_bytes/packets_per_s; knobs
+ * LK_ZEROCOPY, LK_ZEROCOPY_MAX_PENDING, LK_ZEROCOPY_MIN_BYTES (absent ok).
+ * Returns 1 with a step, 0 holding, -EINVAL on NULL.
+ */
+int law_zc_step(const struct law_state *st, const struct law_signals *sig,
+		const struct law_policy *pol, struct law_step *out)
+{
+	int64_t mb = st->knob[LK_ZEROCOPY_MIN_BYTES], want;
+	int ret;
+
+	if (!st || !sig || !pol || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->knob = LK_NONE;
+	out->learn = st->learn;
+	if (!sig->valid)
+		return law_hold(out, "interval invalid: no zerocopy decision");
+	if (st->knob[LK_ZEROCOPY] == LAW_KNOB_ABSENT)
+		return law_hold(out, "no zerocopy knob on this queue");
+	if (st->knob[LK_ZEROCOPY] == 0)
+		return zc_when_off(sig, pol, &out->learn, out);
+	out->learn.zc_off_ticks = 0;
+	out->learn.zc_seen_on = true;
+	ret = zc_pending(st, sig, pol, &out->learn, out);
+	if (ret || out->reason[0])
+		return ret;
+	want = law_clamp(pol, LK_ZEROCOPY_MIN_BYTES, (double)pol->zc_breakeven_bytes);
+	if (mb != LAW_KNOB_ABSENT && mb != want)
+		return law_propose(out, LK_ZEROCOPY_MIN_BYTES, mb, want, false,
+				   "zerocopy-min-bytes %lld -> break-even %lld B", (long long)mb,
+				   (long long)want);
+	return law_hold(out, "zerocopy on target: completion %.0f us, pending %.1f",
+			sig->zc_completion_ns / 1e3, sig->zc_pending);
+}
+
+/* max(0, Lc / T - 1); unknown while zerocopy is off or nothing completed. */
+double law_zc_cost(const struct law_state *st, const struct law_signals *sig,
+		   const struct law_policy *pol)
+{
+	if (!sig->valid || st->knob[LK_ZEROCOPY] != 1 || !law_known(sig->zc_completion_ns) ||
+	    !pol->zc_latency_target_ns)
+		return LAW_UNKNOWN;
+	return fmax(0, sig->zc_completion_ns / (double)pol->zc_latency_target_ns - 1);
+}

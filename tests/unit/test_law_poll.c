@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * law_poll in closed loop against the polling plant: the hold time (rx-usecs, or NAPI
+ * gro-flush-timeout + defer-hard-irqs) and vqpair busyloop-us, with step changes in load and
+ * packet size; and its single-tick rules.
+ * LAW_TRACE=1 in the environment prints every tick's signals, step and guard verdict.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "law.h"
+#include "plant.h"
+
+#define TICK_NS			1000000000ULL	/* 1 s: the daemon's default tick */
+#define PHASE_TICKS		80
+/*
+ * Hold time: from 0 the guard allows 8 us, then doubling per cooldown (2 ticks): 8, 16, 32,
+ * 64 us is 4 steps, 8 ticks, and one correction once the batching is measured: 10 ticks;
+ * down to 0 it is 4 halvings. 16 leaves room for the defer-hard-irqs step in NAPI mode and
+ * for the rx-frames steps that come first when frames would cut the batch (1 -> 9 -> 19).
+ */
+#define HOLD_CONVERGE_TICKS	16
+/*
+ * Busyloop: climbs by max(s / 4, 8 us) per move, a failed move costs a move back, each
+ * failure halves the step: up to ~12 moves at 2 ticks each; 40 leaves room for a search that
+ * first goes down (settled value after a context change) and then up.
+ */
+#define BL_CONVERGE_TICKS	40
+#define STEADY_TICKS		20
+#define OPT_TOL			0.10
+/* measurement noise of the jitter runs: half the guard's 4% band, so that a ratio of two
+ * noisy counters stays inside it */
+#define JITTER			0.02
+#define JITTER_SEED		0x9e3779b97f4a7c15ULL
+
+#define EVENT_BUDGET_PER_S	20000.0
+#define LATENCY_TARGET_NS	100000ULL
+#define HIT_VALUE_NS		100000ULL	/* 100 us: a kick + wakeup on a loaded host */
+/* timers round and frames cut batches: 80% of the ideal batching */
+#define PLANT_ETA		0.8
+/* p99 without holding: 10 us of stack plus 4 ns per byte of copy and checksum */
+#define BASE_NS			10000.0
+#define BASE_NS_PER_BYTE	4.0
+
+struct phase {
+	const char *name;
+	double bytes_per_s;
+	double pkt_bytes;
+	double short_frac, short_gap_us;	/* busyloop gaps */
+};
+
+static const struct phase hold_phases[] = {
+	{ "1500 B at 300 MB/s", 300e6, 1500, 0, 1 },
+	{ "load step to 15 MB/s", 15e6, 1500, 0, 1 },
+	{ "size step to 64 B", 64e6, 64, 0, 1 },
+	{ "size step to 16 KB", 1.8e9, 16000, 0, 1 },
+};
+
+/* gap mixes: rate x packet size sets the rate; W p > g keeps the first probe paying */
+static const struct phase bl_phases[] = {
+	{ "50k pkt/s, 60% gaps < 50 us", 50e3 * 1500, 1500, 0.6, 50 },
+	{ "load step: 200k pkt/s, 80% < 20 us", 200e3 * 1500, 1500, 0.8, 20 },
+	{ "size step: 20k pkt/s, 60% < 100 us", 20e3 * 9000, 9000, 0.6, 100 },
+	{ "back: 50k pkt/s, 60% < 50 us", 50e3 * 1500, 1500, 0.6, 50 },
+};
+
+struct loop {
+	struct plant_poll plant;
+	struct law_state st;
+	struct law_policy pol;
+	struct guard_knob g[LK_NUM];
+	struct trace tr;
+	uint64_t tick;
+	double jitter;
+	uint64_t seed;
+};
+
+static void loop_init(struct loop *l)
+{
+	memset(l, 0, sizeof(*l));
+	law_policy_defaults(&l->pol);
+	l->pol.event_budget_per_s = EVENT_BUDGET_PER_S;
+	l->pol.latency_target_ns = LATENCY_TARGET_NS;
+	l->pol.busyloop_hit_value_ns = HIT_VALUE_NS;
+	law_state_init(&l->st);
+	l->plant.eta = PLANT_ETA;
+}
+
+static void loop_phase(struct loop *l, const struct phase *ph)
+{
+	l->plant.pkts_per_s = ph->bytes_per_s / ph->pkt_bytes;
+	l->plant.base_ns = BASE_NS + BASE_NS_PER_BYTE * ph->pkt_bytes;
+	l->plant.short_frac = ph->short_frac;
+	l->plant.short_gap_us = ph->short_gap_us;
+}
+
+static void loop_tick(struct loop *l, struct law_signals *sig)
+{
+	struct law_step want, done[LK_NUM], held;
+	int n;
+
+	l->plant.rx_usecs = l->st.knob[LK_RX_USECS] == LAW_KNOB_ABSENT ? 0 :
+		l->st.knob[LK_RX_USECS];
+	l->plant.rx_frames = l->st.knob[LK_RX_FRAMES] == LAW_KNOB_ABSENT ? 0 :
+		l->st.knob[LK_RX_FRAMES];
+	l->plant.gro_flush_timeout_ns = l->st.knob[LK_GRO_FLUSH_TIMEOUT];
+	l->plant.defer_hard_irqs = l->st.knob[LK_DEFER_HARD_IRQS];
+	l->plant.busyloop_us = l->st.knob[LK_BUSYLOOP_US] == LAW_KNOB_ABSENT ? 0 :
+		l->st.knob[LK_BUSYLOOP_US];
+	plant_poll_run(&l->plant, TICK_NS, sig);
+	if (l->jitter)
+		plant_jitter(sig, &l->seed, l->jitter);
+	assert_true(law_poll_step(&l->st, sig, &l->pol, &want) >= 0);
+	n = guard_tick(l->g, &l->st, &want, LAW_POLL_KNOBS, ++l->tick, sig->valid,
+		       law_poll_cost(&l->st, sig, &l->pol), 0, &l->pol, done, &held);
+	trace_record(&l->tr, &l->st, done, n);
+	if (getenv("LAW_TRACE"))
+		printf("t%llu usecs %lld gro %lld defer %lld bl %lld ev %.0f p99 %.0f hit %.2f | %s"
+		       " | %s\n", (unsigned long long)l->tick, (long long)l->st.knob[LK_RX_USECS],
+		       (long long)l->st.knob[LK_GRO_FLUSH_TIMEOUT],
+		       (long long)l->st.knob[LK_DEFER_HARD_IRQS],
+		       (long long)l->st.knob[LK_BUSYLOOP_US], sig->events_per_s,
+		       sig->latency_p99_ns, sig->busyloop_hits_per_s / sig->rx_packets_per_s,
+		       n ? done[0].reason : want.reason, held.reason);
+}
+
+/* Run the hold-time phases on knob @k (ns per knob unit @unit_ns). */
+static void run_hold_phases(struct loop *l, enum law_knob k, double unit_ns)
+{
+	struct law_signals sig;
+	uint32_t t, from, at;
+	size_t p;
+	double opt_ns, v_ns, t_ns = (double)l->pol.latency_target_ns;
+
+	for (p = 0; p < sizeof(hold_phases) / sizeof(hold_phases[0]); p++) {
+		loop_phase(l, &hold_phases[p]);
+		from = l->tr.n;
+		for (t = 0; t < PHASE_TICKS; t++)
+			loop_tick(l, &sig);
+		opt_ns = plant_poll_hold_optimum_ns(&l->plant, l->pol.event_budget_per_s, t_ns);
+		v_ns = (double)l->st.knob[k] * unit_ns;
+		at = trace_settled_at(&l->tr, k, from, l->tr.n, opt_ns / unit_ns, OPT_TOL);
+		printf("poll%s %-18s%-7s %-22s optimum %6.1f us, knob %6.1f us, converged in %u "
+		       "ticks, events %.0f/s, p99 %.1f us\n", l->jitter ? "~" : "",
+		       law_knob_name(k),
+		       l->st.knob[LK_RX_FRAMES] != LAW_KNOB_ABSENT ? "+frames" : "",
+		       hold_phases[p].name,
+		       opt_ns / 1e3, v_ns / 1e3, at - from + 1, sig.events_per_s,
+		       sig.latency_p99_ns / 1e3);
+		assert_true(at - from + 1 <= HOLD_CONVERGE_TICKS);
+		if (opt_ns > 0)
+			assert_true(fabs(v_ns - opt_ns) <= OPT_TOL * opt_ns);
+		else
+			assert_int_equal(l->st.knob[k], 0);
+		assert_int_equal(trace_reversals(&l->tr, k, l->tr.n - STEADY_TICKS, l->tr.n), 0);
+		/* what the optimum means: p99 within target; events within budget unless the
+		 * latency target is what binds */
+		assert_true(sig.latency_p99_ns <= t_ns * (1 + OPT_TOL));
+		if (opt_ns < t_ns - l->plant.base_ns)
+			assert_true(sig.events_per_s <= l->pol.event_budget_per_s * (1 + OPT_TOL));
+	}
+	assert_true(trace_in_bounds(&l->tr, &l->pol));
+	assert_int_equal(l->tr.rollbacks, 0);
+}
+
+static void test_hold_rx_usecs(void **state)
+{
+	static struct loop l;
+
+	loop_init(&l);
+	l.st.knob[LK_RX_USECS] = 0;
+	run_hold_phases(&l, LK_RX_USECS, 1000.0);
+}
+
+/* vqpair / virtio defaults: rx-frames 1 ends every batch at one packet; the law must move
+ * it out of the way of the hold, and keep it above every batch. */
+static void test_hold_rx_usecs_with_frames(void **state)
+{
+	static struct loop l;
+
+	loop_init(&l);
+	l.st.knob[LK_RX_USECS] = 0;
+	l.st.knob[LK_RX_FRAMES] = 1;
+	run_hold_phases(&l, LK_RX_USECS, 1000.0);
+	/* last phase: a 26 us hold at 112.5k pkt/s x 0.8 is a batch of 3.3 packets */
+	assert_true(l.st.knob[LK_RX_FRAMES] >= 1 + PLANT_ETA * l.plant.pkts_per_s * 26e-6);
+	assert_true(l.st.knob[LK_RX_FRAMES] <= 4 * (1 + PLANT_ETA * l.plant.pkts_per_s * 26e-6));
+}
+
+static void test_hold_rx_usecs_jitter(void **state)
+{
+	static struct loop l;
+
+	loop_init(&l);
+	l.jitter = JITTER;
+	l.seed = JITTER_SEED;
+	l.st.knob[LK_RX_USECS] = 0;
+	run_hold_phases(&l, LK_RX_USECS, 1000.0);
+}
+
+static void test_hold_napi_defer(void **state)
+{
+	static struct loop l;
+
+	loop_init(&l);
+	l.plant.napi_mode = true;
+	l.st.knob[LK_GRO_FLUSH_TIMEOUT] = 0;
+	l.st.knob[LK_DEFER_HARD_IRQS] = 0;
+	run_hold_phases(&l, LK_GRO_FLUSH_TIMEOUT, 1.0);
+	/* the last phase holds: defer-hard-irqs is on; it was off while the hold was 0 */
+	assert_int_equal(l.st.knob[LK_DEFER_HARD_IRQS], 2);
+	assert_true(trace_reversals(&l.tr, LK_DEFER_HARD_IRQS, 0, l.tr.n) == 2);
+}
+
+static void run_busyloop(double jitter)
+{
+	static struct loop l;
+	struct law_signals sig;
+	uint32_t t, from, at;
+	size_t p;
+	double opt;
+
+	loop_init(&l);
+	l.jitter = jitter;
+	l.seed = JITTER_SEED;
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	for (p = 0; p < sizeof(bl_phases) / sizeof(bl_phases[0]); p++) {
+		loop_phase(&l, &bl_phases[p]);
+		from = l.tr.n;
+		for (t = 0; t < PHASE_TICKS; t++)
+			loop_tick(&l, &sig);
+		opt = plant_poll_busyloop_optimum_us(&l.plant, HIT_VALUE_NS / 1e3);
+		at = trace_settled_at(&l.tr, LK_BUSYLOOP_US, from, l.tr.n, opt, OPT_TOL);
+		printf("busyloop%s %-36s optimum %5.1f us, busyloop-us %3lld, converged in %u "
+		       "ticks\n", jitter ? "~" : "",
+		       bl_phases[p].name, opt, (long long)l.st.knob[LK_BUSYLOOP_US], at - from + 1);
+		assert_true(at - from + 1 <= BL_CONVERGE_TICKS);
+		if (opt > 0)
+			assert_true(fabs((double)l.st.knob[LK_BUSYLOOP_US] - opt) <= OPT_TOL * opt);
+		else
+			assert_int_equal(l.st.knob[LK_BUSYLOOP_US], 0);
+		assert_int_equal(trace_reversals(&l.tr, LK_BUSYLOOP_US, l.tr.n - STEADY_TICKS,
+						 l.tr.n), 0);
+	}
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
+}
+
+static void test_busyloop(void **state)
+{
+	run_busyloop(0);
+}
+
+static void test_busyloop_jitter(void **state)
+{
+	run_busyloop(JITTER);
+}
+
+/* Without a p99 the hold alone is capped at the latency target. */
+static void test_latency_unknown_caps_hold(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .rx_packets_per_s = 1e6, .events_per_s = 1e6,
+		.latency_p99_ns = LAW_UNKNOWN };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	pol.event_budget_per_s = 1000;		/* wants a ~1 ms hold */
+	pol.latency_target_ns = 50000;
+	law_state_init(&st);
+	st.knob[LK_RX_USECS] = 20;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_RX_USECS);
+	assert_int_equal(out.new_value, 50);
+	assert_non_null(strstr(out.reason, "no p99 measured"));
+}
+
+static void test_invalid_and_null(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = false, .rx_packets_per_s = 1e6, .events_per_s = 1e6 };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_RX_USECS] = 0;
+	st.knob[LK_BUSYLOOP_US] = 0;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.knob, LK_NONE);
+	assert_non_null(strstr(out.reason, "invalid"));
+	assert_int_equal(law_poll_step(&st, NULL, &pol, &out), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hold_rx_usecs),
+		cmocka_unit_test(test_hold_rx_usecs_with_frames),
+		cmocka_unit_test(test_hold_rx_usecs_jitter),
+		cmocka_unit_test(test_hold_napi_defer),
+		cmocka_unit_test(test_busyloop),
+		cmocka_unit_test(test_busyloop_jitter),
+		cmocka_unit_test(test_latency_unknown_caps_hold),
+		cmocka_unit_test(test_invalid_and_null),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * law_qlimit in closed loop against the TX queue plant (qdisc + BQL + batched completions),
+ * with step changes in offered load and packet size; and its single-tick rules.
+ * LAW_TRACE=1 in the environment prints every tick's signals, step and guard verdict.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "law.h"
+#include "plant.h"
+
+/* 10 ms ticks: the daemon's fastest; the plant's completion periods (<= 2 ms) fit 5x */
+#define TICK_NS			10000000ULL
+#define PHASE_TICKS		80
+/*
+ * From 8x above target the guard allows one halving per cooldown (2 ticks): 3 steps, 6
+ * ticks; limit_min may need as many first, and a starvation floor one more interval to
+ * measure: 14 ticks; 24 leaves room for the one extra band step the rounding may need.
+ */
+#define QL_CONVERGE_TICKS	24
+/* steady state: the last 20 ticks of a phase must have no reversal */
+#define STEADY_TICKS		20
+/* the acceptance: within 10% of the plant's optimum */
+#define OPT_TOL			0.10
+/* law_qlimit.c's starvation headroom, which the optimum includes */
+#define QL_HEADROOM		0.10
+/* measurement noise of the jitter runs: half the guard's 4% band, so that a ratio of two
+ * noisy counters stays inside it */
+#define JITTER			0.02
+#define JITTER_SEED		0x9e3779b97f4a7c15ULL
+
+/* 1 Gbit/s wire, 2 ms completion timer, 16 frames per completion, 4 MB qdisc */
+#define WIRE_BYTES_PER_S	125e6
+#define COMPL_PERIOD_NS		2000000ULL
+#define COMPL_FRAMES		16
+#define QDISC_CAP_BYTES		(4 << 20)
+#define MTU_PKT_BYTES		1500
+#define GSO_PKT_BYTES		65536
+
+struct phase {
+	const char *name;
+	double offered_bytes_per_s;
+	uint32_t pkt_bytes;
+	bool backlogged;		/* offered > wire: the qdisc holds data */
+};
+
+static const struct phase phases[] = {
+	{ "bulk 1500 B", 200e6, MTU_PKT_BYTES, true },
+	{ "load step to 60 MB/s", 60e6, MTU_PKT_BYTES, false },
+	{ "size step to 64 KB GSO", 200e6, GSO_PKT_BYTES, true },
+	{ "size step back to 1500 B", 200e6, MTU_PKT_BYTES, true },
+};
+
+struct loop {
+	struct plant_txq plant;
+	struct law_state st;
+	struct law_policy pol;
+	struct guard_knob g[LK_NUM];
+	struct trace tr;
+	uint64_t tick;
+	double jitter;
+	uint64_t seed;
+};
+
+static void loop_init(struct loop *l)
+{
+	memset(l, 0, sizeof(*l));
+	law_policy_defaults(&l->pol);
+	law_state_init(&l->st);
+	l->st.knob[LK_BQL_LIMIT_MAX] = 1000000;	/* 8 ms of wire: far above the target */
+	l->st.knob[LK_BQL_LIMIT_MIN] = 0;
+	l->plant.drain_bytes_per_s = WIRE_BYTES_PER_S;
+	l->plant.compl_period_ns = COMPL_PERIOD_NS;
+	l->plant.compl_frames = COMPL_FRAMES;
+	l->plant.qdisc_cap_bytes = QDISC_CAP_BYTES;
+	plant_txq_init(&l->plant);
+}
+
+/* One tick: plant interval, law, guard, knobs back into the plant. */
+static void loop_tick(struct loop *l, struct law_signals *sig)
+{
+	struct law_step want, done[LK_NUM], held;
+	double cost;
+	int n;
+
+	l->plant.limit_bytes = l->st.knob[LK_BQL_LIMIT_MAX];
+	plant_txq_run(&l->plant, TICK_NS, sig);
+	sig->valid = l->tick > 0;	/* the daemon's first reading has no rate (rate.h) */
+	if (l->jitter)
+		plant_jitter(sig, &l->seed, l->jitter);
+	assert_true(law_qlimit_step(&l->st, sig, &l->pol, &want) >= 0);
+	cost = law_qlimit_cost(&l->st, sig, &l->pol);
+	n = guard_tick(l->g, &l->st, &want, LAW_QLIMIT_KNOBS, ++l->tick, sig->valid, cost, 0,
+		       &l->pol, done, &held);
+	trace_record(&l->tr, &l->st, done, n);
+	if (getenv("LAW_TRACE"))
+		printf("t%llu max %lld min %lld tx %.0f stop %.0f inflight %.0f | %s | %s\n",
+		       (unsigned long long)l->tick, (long long)l->st.knob[LK_BQL_LIMIT_MAX],
+		       (long long)l->st.knob[LK_BQL_LIMIT_MIN], sig->tx_bytes_per_s,
+		       sig->tx_stop_per_s, sig->bql_inflight_bytes,
+		       n ? done[0].reason : want.reason, held.reason);
+	assert_true(l->st.knob[LK_BQL_LIMIT_MIN] <= l->st.knob[LK_BQL_LIMIT_MAX]);
+}
+
+static void run_phases(double jitter)
+{
+	static struct loop l;
+	struct law_signals sig;
+	size_t p;
+	uint32_t t, from, at;
+	double opt, starved, delay;
+
+	loop_init(&l);
+	l.jitter = jitter;
+	l.seed = JITTER_SEED;
+	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+		l.plant.offered_bytes_per_s = phases[p].offered_bytes_per_s;
+		l.plant.pkt_bytes = phases[p].pkt_bytes;
+		from = l.tr.n;
+		starved = delay = 0;
+		for (t = 0; t < PHASE_TICKS; t++) {
+			loop_tick(&l, &sig);
+			if (t >= PHASE_TICKS - STEADY_TICKS) {
+				starved += l.plant.starved_ns;
+				delay = fmax(delay, l.plant.delay_mean_ns);
+			}
+		}
+		opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns, QL_HEADROOM);
+		at = trace_settled_at(&l.tr, LK_BQL_LIMIT_MAX, from, l.tr.n, opt, OPT_TOL);
+		printf("qlimit%s %-26s optimum %7.0f B, limit_max %7lld B (%+.1f%%), converged in "
+		       "%u ticks, steady delay %.0f us, starved %.0f us\n", jitter ? "~" : "",
+		       phases[p].name, opt,
+		       (long long)l.st.knob[LK_BQL_LIMIT_MAX],
+		       100 * ((double)l.st.knob[LK_BQL_LIMIT_MAX] / opt - 1), at - from + 1,
+		       delay / 1e3, starved / 1e3);
+		assert_true(at - from + 1 <= QL_CONVERGE_TICKS);
+		assert_true(fabs((double)l.st.knob[LK_BQL_LIMIT_MAX] - opt) <= OPT_TOL * opt);
+		assert_int_equal(trace_reversals(&l.tr, LK_BQL_LIMIT_MAX, l.tr.n - STEADY_TICKS,
+						 l.tr.n), 0);
+		assert_int_equal(trace_reversals(&l.tr, LK_BQL_LIMIT_MIN, l.tr.n - STEADY_TICKS,
+						 l.tr.n), 0);
+		/* the truth behind the optimum: never starved at steady state ... */
+		assert_true(starved == 0);
+		/* ... and the delay target met wherever it is feasible */
+		if (plant_txq_period_ns(&l.plant) <= (double)l.pol.qlimit_target_delay_ns)
+			assert_true(delay <= (1 + OPT_TOL) * (double)l.pol.qlimit_target_delay_ns);
+	}
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
+	assert_int_equal(l.tr.rollbacks, 0);
+	assert_true(l.tr.steps > 0);
+}
+
+static void test_closed_loop_phases(void **state)
+{
+	run_phases(0);
+}
+
+/* the same with noisy measurements: the hysteresis band keeps the steady state still */
+static void test_closed_loop_jitter(void **state)
+{
+	run_phases(JITTER);
+}
+
+/* Without a line rate the law uses the peak rate it has seen as the drain rate. */
+static void test_capacity_unknown_uses_peak(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 50e6, .tx_packets_per_s = 5e4,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 0, .bql_inflight_bytes = 400000,
+		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0 };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 400000;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	/* 50 MB/s x 1 ms */
+	assert_int_equal(out.new_value, 50000);
+	assert_true(out.learn.ql_peak_bytes_per_s == 50e6);
+	assert_non_null(strstr(out.reason, "delay 8000 us"));
+}
+
+static void test_invalid_null_and_absent(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = false, .tx_bytes_per_s = 1e9 };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 4000000;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.knob, LK_NONE);
+	assert_non_null(strstr(out.reason, "invalid"));
+	assert_int_equal(law_qlimit_step(NULL, &sig, &pol, &out), -EINVAL);
+	sig.valid = true;
+	sig.capacity_bytes_per_s = 1e9;
+	st.knob[LK_BQL_LIMIT_MAX] = LAW_KNOB_ABSENT;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	assert_non_null(strstr(out.reason, "no BQL"));
+}
+
+/* vqpair: ring-full drops in drop mode switch to stop; a ring that stops first doubles. */
+static void test_ring_and_full_mode(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 40e6, .tx_packets_per_s = 3e4,
+		.tx_stop_per_s = 200, .qdisc_backlog_bytes = 90000, .bql_inflight_bytes = 20000,
+		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 500 };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 125000;
+	st.knob[LK_TX_RING_SIZE] = 256;
+	st.knob[LK_TX_FULL_MODE] = 1;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_TX_FULL_MODE);
+	assert_int_equal(out.new_value, 0);
+	st.knob[LK_TX_FULL_MODE] = 0;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_TX_RING_SIZE);
+	assert_int_equal(out.new_value, 512);
+	/* at the ring's bound the BQL rules run: starving at 40 of 125 MB/s, period
+	 * 125000 B / 40 MB/s = 3.125 ms, floor 125 MB/s x 3.125 ms x 1.1 + a 1333 B packet */
+	st.knob[LK_TX_RING_SIZE] = 4096;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	/* one starving interval could be a load drop: on the delay target, floor not learned */
+	assert_int_equal(out.learn.ql_starve_ticks, 1);
+	assert_true(out.learn.ql_period_ns == 0);
+	assert_non_null(strstr(out.reason, "starving"));
+	st.learn = out.learn;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	assert_int_equal(out.new_value, 431021);
+	assert_true(out.learn.ql_period_ns == 3125000.0);
+	assert_non_null(strstr(out.reason, "starvation floor"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_closed_loop_phases),
+		cmocka_unit_test(test_closed_loop_jitter),
+		cmocka_unit_test(test_capacity_unknown_uses_peak),
+		cmocka_unit_test(test_invalid_null_and_absent),
+		cmocka_unit_test(test_ring_and_full_mode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

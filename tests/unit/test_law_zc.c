@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * law_zc in closed loop against the zerocopy plant (pending buffers behind a consumer,
+ * head-of-line stall when they fill the ring), with steps in consumer speed and send size;
+ * and its single-tick rules.
+ * LAW_TRACE=1 in the environment prints every tick's signals, step and guard verdict.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "law.h"
+#include "plant.h"
+
+#define TICK_NS			1000000000ULL	/* 1 s: the daemon's default tick */
+#define PHASE_TICKS		100
+/*
+ * max-pending moves by at most 2x or 16 buffers per cooldown (2 ticks): 128 -> 40 or 40 ->
+ * 20 takes 2 steps; zerocopy on/off one each; min-bytes 256 -> 10240 four: 16 ticks. A
+ * consumer that recovers is found at the next re-enable probe: the backoff reached 64
+ * ticks in the 100-tick slow phase, plus the steps back up: 80.
+ */
+#define ZC_CONVERGE_TICKS	16
+#define ZC_RECOVER_TICKS	80
+/*
+ * While zerocopy is off behind a stalled consumer the law probes at 16, then 32 ticks
+ * (doubling); each probe lasts one cooldown, 2 ticks: 2 probes in a 100-tick phase.
+ */
+#define ZC_PROBE_TICKS_MAX	4
+#define STEADY_TICKS		20
+#define OPT_TOL			0.10
+/* measurement noise of the jitter runs: half the guard's 4% band, so that a ratio of two
+ * noisy counters stays inside it */
+#define JITTER			0.02
+#define JITTER_SEED		0x9e3779b97f4a7c15ULL
+/* the bar: a slow consumer must not cost more than 20% of copy-mode throughput */
+#define ZC_THROUGHPUT_FLOOR	0.80
+
+#define ZC_TARGET_NS		2000000ULL	/* 2 ms prompt-completion target */
+#define SENDS_PER_S		20000.0
+#define BIG_SEND_BYTES		65536
+#define SMALL_SEND_BYTES	1500
+#define BASE_COMPL_NS		20000.0		/* a fast consumer frees one in 20 us */
+#define RING_SIZE		128
+
+struct phase {
+	const char *name;
+	double consumer_per_s;
+	uint32_t send_bytes;
+	uint32_t converge_ticks;
+	bool probes;		/* optimum is "off": re-enable probes are expected */
+};
+
+static const struct phase phases[] = {
+	{ "fast consumer, 64 KB sends", 1e6, BIG_SEND_BYTES, ZC_CONVERGE_TICKS, false },
+	{ "slow consumer 10k/s", 1e4, BIG_SEND_BYTES, ZC_CONVERGE_TICKS, false },
+	{ "size step to 1500 B", 1e4, SMALL_SEND_BYTES, ZC_CONVERGE_TICKS, false },
+	{ "stalling consumer 500/s", 500, BIG_SEND_BYTES, ZC_CONVERGE_TICKS, true },
+	{ "consumer recovers", 1e6, BIG_SEND_BYTES, ZC_RECOVER_TICKS, false },
+};
+
+struct loop {
+	struct plant_zc plant;
+	struct law_state st;
+	struct law_policy pol;
+	struct guard_knob g[LK_NUM];
+	struct trace tr;
+	uint64_t tick;
+	double jitter;
+	uint64_t seed;
+};
+
+static void loop_init(struct loop *l)
+{
+	memset(l, 0, sizeof(*l));
+	law_policy_defaults(&l->pol);
+	l->pol.zc_latency_target_ns = ZC_TARGET_NS;
+	law_state_init(&l->st);
+	l->st.knob[LK_ZEROCOPY] = 0;			/* vhost_net's defaults (vqpair.h) */
+	l->st.knob[LK_ZEROCOPY_MAX_PENDING] = 128;
+	l->st.knob[LK_ZEROCOPY_MIN_BYTES] = 256;
+	l->plant.sends_per_s = SENDS_PER_S;
+	l->plant.base_ns = BASE_COMPL_NS;
+	l->plant.ring_size = RING_SIZE;
+}
+
+static void loop_tick(struct loop *l, struct law_signals *sig)
+{
+	struct law_step want, done[LK_NUM], held;
+	int n;
+
+	l->plant.zerocopy = l->st.knob[LK_ZEROCOPY];
+	l->plant.max_pending = l->st.knob[LK_ZEROCOPY_MAX_PENDING];
+	l->plant.min_bytes = l->st.knob[LK_ZEROCOPY_MIN_BYTES];
+	plant_zc_run(&l->plant, TICK_NS, sig);
+	if (l->jitter)
+		plant_jitter(sig, &l->seed, l->jitter);
+	assert_true(law_zc_step(&l->st, sig, &l->pol, &want) >= 0);
+	n = guard_tick(l->g, &l->st, &want, LAW_ZC_KNOBS, ++l->tick, sig->valid,
+		       law_zc_cost(&l->st, sig, &l->pol), 0, &l->pol, done, &held);
+	trace_record(&l->tr, &l->st, done, n);
+	if (getenv("LAW_TRACE"))
+		printf("t%llu zc %lld maxp %lld minb %lld lc %.0f pend %.1f sent %.0f fb %.0f "
+		       "tx %.0f | %s | %s\n", (unsigned long long)l->tick,
+		       (long long)l->st.knob[LK_ZEROCOPY],
+		       (long long)l->st.knob[LK_ZEROCOPY_MAX_PENDING],
+		       (long long)l->st.knob[LK_ZEROCOPY_MIN_BYTES], sig->zc_completion_ns,
+		       sig->zc_pending, sig->zc_sent_per_s, sig->zc_fallbacks_per_s,
+		       sig->tx_packets_per_s, n ? done[0].reason : want.reason, held.reason);
+}
+
+/* Off behind a stalled consumer: first tick off; *probe_ticks = ticks on after it. */
+static uint32_t zc_off_at(const struct loop *l, uint32_t from, uint32_t *probe_ticks)
+{
+	uint32_t t = from, first;
+
+	while (t < l->tr.n && l->tr.val[t][LK_ZEROCOPY])
+		t++;
+	for (first = t, *probe_ticks = 0; t < l->tr.n; t++)
+		*probe_ticks += l->tr.val[t][LK_ZEROCOPY] == 1;
+	return first;
+}
+
+/* the phase's optimum holds from tick @at of the phase on */
+static uint32_t zc_settled_at(const struct loop *l, uint32_t from, int64_t zc, double maxp)
+{
+	uint32_t a = trace_settled_at(&l->tr, LK_ZEROCOPY, from, l->tr.n, (double)zc, 0);
+	uint32_t b = zc ? trace_settled_at(&l->tr, LK_ZEROCOPY_MAX_PENDING, from, l->tr.n, maxp,
+					   OPT_TOL) : from;
+
+	return a > b ? a : b;
+}
+
+static void run_phases(double jitter)
+{
+	static struct loop l;
+	struct law_signals sig;
+	uint32_t t, from, at, probe_ticks = 0;
+	int64_t zc, maxp_before;
+	double maxp, tput;
+	size_t p;
+
+	loop_init(&l);
+	l.jitter = jitter;
+	l.seed = JITTER_SEED;
+	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+		l.plant.consumer_per_s = phases[p].consumer_per_s;
+		l.plant.send_bytes = phases[p].send_bytes;
+		from = l.tr.n;
+		maxp_before = l.st.knob[LK_ZEROCOPY_MAX_PENDING];
+		probe_ticks = 0;
+		for (t = 0; t < PHASE_TICKS; t++)
+			loop_tick(&l, &sig);
+		tput = sig.tx_packets_per_s / SENDS_PER_S;
+		plant_zc_optimum(&l.plant, ZC_TARGET_NS, l.pol.bounds[LK_ZEROCOPY_MAX_PENDING].min,
+				 &zc, &maxp);
+		if (phases[p].send_bytes < l.st.knob[LK_ZEROCOPY_MIN_BYTES])
+			maxp = (double)maxp_before;	/* nothing eligible: nothing to move */
+		at = phases[p].probes ? zc_off_at(&l, from, &probe_ticks) :
+			zc_settled_at(&l, from, zc, maxp);
+		printf("zc%s %-28s optimum zc %lld max-pending %5.1f | zc %lld max-pending %4lld, "
+		       "converged in %u ticks (+%u probe ticks), throughput %.0f%%, stalled "
+		       "%.0f ms\n",
+		       jitter ? "~" : "", phases[p].name, (long long)zc, maxp,
+		       (long long)l.st.knob[LK_ZEROCOPY],
+		       (long long)l.st.knob[LK_ZEROCOPY_MAX_PENDING], at - from + 1, probe_ticks,
+		       100 * tput,
+		       l.plant.stalled_ns / 1e6);
+		assert_true(at - from + 1 <= phases[p].converge_ticks);
+		assert_true(probe_ticks <= ZC_PROBE_TICKS_MAX);
+		assert_int_equal(l.st.knob[LK_ZEROCOPY], zc);
+		if (zc)
+			assert_true(fabs((double)l.st.knob[LK_ZEROCOPY_MAX_PENDING] - maxp) <=
+				    OPT_TOL * maxp);
+		assert_int_equal(trace_reversals(&l.tr, LK_ZEROCOPY, l.tr.n - STEADY_TICKS,
+						 l.tr.n), 0);
+		assert_int_equal(trace_reversals(&l.tr, LK_ZEROCOPY_MAX_PENDING,
+						 l.tr.n - STEADY_TICKS, l.tr.n), 0);
+		/* what the optimum buys: no stall, copy-mode throughput, prompt completions */
+		assert_true(tput >= ZC_THROUGHPUT_FLOOR);
+		assert_true(l.plant.stalled_ns == 0);
+		if (zc && law_known(sig.zc_completion_ns))
+			assert_true(sig.zc_completion_ns <= ZC_TARGET_NS * (1 + OPT_TOL));
+	}
+	assert_int_equal(l.st.knob[LK_ZEROCOPY_MIN_BYTES], l.pol.zc_breakeven_bytes);
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
+	assert_int_equal(l.tr.rollbacks, 0);
+}
+
+static void test_closed_loop_phases(void **state)
+{
+	run_phases(0);
+}
+
+static void test_closed_loop_jitter(void **state)
+{
+	run_phases(JITTER);
+}
+
+/* vhost's head-of-line stall: max-pending at the ring size pins the ring behind a slow
+ * consumer; the law's first step must already give back copy-mode throughput. */
+static void test_hol_stall_resolved(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	double first;
+	int t;
+
+	loop_init(&l);
+	l.st.knob[LK_ZEROCOPY] = 1;
+	l.plant.consumer_per_s = 1e4;
+	l.plant.send_bytes = BIG_SEND_BYTES;
+	loop_tick(&l, &sig);
+	first = sig.tx_packets_per_s / SENDS_PER_S;
+	assert_true(l.plant.stalled_ns > 0);
+	assert_true(first < 0.6);		/* ~ the consumer's rate: 10k of 20k/s */
+	for (t = 0; t < ZC_CONVERGE_TICKS; t++)
+		loop_tick(&l, &sig);
+	printf("zc HOL stall: throughput %.0f%% -> %.0f%% of offered, max-pending %lld\n",
+	       100 * first, 100 * sig.tx_packets_per_s / SENDS_PER_S,
+	       (long long)l.st.knob[LK_ZEROCOPY_MAX_PENDING]);
+	assert_true(sig.tx_packets_per_s / SENDS_PER_S >= ZC_THROUGHPUT_FLOOR);
+	assert_true(l.plant.stalled_ns == 0);
+	assert_int_equal(l.st.knob[LK_ZEROCOPY], 1);
+}
+
+/* Completions that stop altogether (pending, nothing completed) turn zerocopy off at once. */
+static void test_stalled_completions_off(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 0, .tx_packets_per_s = 0,
+		.zc_sent_per_s = 0, .zc_fallbacks_per_s = 0, .zc_pending = 128,
+		.zc_completion_ns = LAW_UNKNOWN };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_ZEROCOPY] = 1;
+	st.knob[LK_ZEROCOPY_MAX_PENDING] = 128;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_ZEROCOPY);
+	assert_int_equal(out.new_value, 0);
+	assert_non_null(strstr(out.reason, "stalled"));
+	assert_non_null(strstr(out.reason, "probe in 16 ticks"));
+	/* the backoff starts when zerocopy is seen off, so a held proposal cannot double it */
+	st.learn = out.learn;
+	law_zc_step(&st, &sig, &pol, &out);
+	assert_int_equal(out.learn.zc_retry_ticks, 0);
+	st.knob[LK_ZEROCOPY] = 0;
+	sig.tx_bytes_per_s = 65536e3;
+	sig.tx_packets_per_s = 1e3;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.learn.zc_retry_ticks, 16);
+	assert_non_null(strstr(out.reason, "probe in 15 ticks"));
+	/* a probe that fails again doubles it */
+	st.learn = out.learn;
+	st.learn.zc_off_ticks = 16;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.new_value, 1);
+	st.knob[LK_ZEROCOPY] = 1;
+	st.learn = out.learn;
+	law_zc_step(&st, &sig, &pol, &out);
+	st.learn = out.learn;
+	st.knob[LK_ZEROCOPY] = 0;
+	law_zc_step(&st, &sig, &pol, &out);
+	assert_int_equal(out.learn.zc_retry_ticks, 32);
+}
+
+/* Small sends never turn zerocopy on; invalid intervals and NULL are refused. */
+static void test_small_sends_invalid_null(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 1500e4,
+		.tx_packets_per_s = 1e4, .zc_completion_ns = LAW_UNKNOWN };
+	struct law_step out;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_ZEROCOPY] = 0;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 0);
+	assert_non_null(strstr(out.reason, "under break-even"));
+	assert_int_equal(out.learn.zc_off_ticks, 1);
+	sig.tx_bytes_per_s = 65536e4;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.new_value, 1);
+	sig.valid = false;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.knob, LK_NONE);
+	assert_int_equal(law_zc_step(&st, &sig, NULL, &out), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_closed_loop_phases),
+		cmocka_unit_test(test_closed_loop_jitter),
+		cmocka_unit_test(test_hol_stall_resolved),
+		cmocka_unit_test(test_stalled_completions_off),
+		cmocka_unit_test(test_small_sends_invalid_null),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
