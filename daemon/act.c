@@ -173,12 +173,15 @@ static int journal_load(void)
 
 		if (stat(journal_path, &st) < 0 && errno == ENOENT)
 			return 0;
-		log_err("journal %s:%d:%d: %s", journal_path, jerr.line, jerr.column, jerr.text);
+		log_err("journal %s:%d:%d: %s. It holds the original values of knobs a previous "
+			"run changed: check those knobs, then repair the file or move it aside "
+			"(vqtuned(8), FILES)", journal_path, jerr.line, jerr.column, jerr.text);
 		return -EINVAL;
 	}
 	arr = json_object_get(root, "entries");
 	json_array_foreach(arr, i, it) {
 		const char *ns = "", *hex = "", *knob = "", *inst = "";
+		char name[IFNAMSIZ];
 		json_int_t ifindex = 0, queue = -1, napi = 0, orig = 0, wr = 0, seq = 0;
 		struct entry *e;
 		int k;
@@ -189,6 +192,15 @@ static int journal_load(void)
 				"original", &orig, "written", &wr, "seq", &seq) ||
 		    (k = knob_by_name(knob)) < 0) {
 			log_err("journal %s: entry %zu is malformed, skipped", journal_path, i);
+			continue;
+		}
+		/* a replayed original is a write like any other: same ranges as the API */
+		if (orig < 0 || (uint64_t)orig < knob_table[k].min ||
+		    (uint64_t)orig > knob_table[k].max || ifindex <= 0 ||
+		    strlen(ns) >= NETNS_NAME_MAX || strchr(ns, '/') || !strcmp(ns, "..") ||
+		    strlen(inst) >= sizeof(entries[0].inst) || unhex(hex, name, sizeof(name))) {
+			log_err("journal %s: entry %zu (%s %s) is out of range or malformed, skipped",
+				journal_path, i, knob, inst);
 			continue;
 		}
 		if (n_entries == cap_entries) {
@@ -204,8 +216,7 @@ static int journal_load(void)
 		memset(e, 0, sizeof(*e));
 		snprintf(e->netns, sizeof(e->netns), "%s", ns);
 		e->ifindex = ifindex;
-		if (unhex(hex, e->device, sizeof(e->device)))
-			e->device[0] = '\0';
+		memcpy(e->device, name, sizeof(e->device));
 		e->k = k;
 		snprintf(e->inst, sizeof(e->inst), "%s", inst);
 		e->queue = queue;
@@ -226,6 +237,7 @@ static int journal_load(void)
 int act_init(const char *state_dir)
 {
 	unsigned int i;
+	int ret;
 
 	if (mkdir(state_dir, 0750) < 0 && errno != EEXIST)
 		return -errno;
@@ -237,6 +249,10 @@ int act_init(const char *state_dir)
 		return -ENOMEM;
 	if (journal_load())
 		return -EINVAL;
+	/* prove the journal is writable now, not at the first knob change */
+	ret = journal_save();
+	if (ret)
+		return ret;
 	/* a journal may name a namespace this run does not watch: open it for the restore */
 	for (i = 0; i < n_entries; i++)
 		if (!netns_get(entries[i].netns))
@@ -319,9 +335,9 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 	return arr;
 }
 
-int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_who who,
-	    bool pin, const char *reason, uint64_t *oldv, uint64_t *newv, char *err,
-	    size_t errlen)
+enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v,
+			enum act_who who, bool pin, const char *reason, uint64_t *oldv,
+			uint64_t *newv, char *err, size_t errlen)
 {
 	const char *kname = knob_table[ki->k].name;
 	struct entry *e;
@@ -329,20 +345,19 @@ int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_w
 	uint64_t old, rb;
 	int ret;
 
-	ret = knob_check(ki, v, err, errlen);
-	if (ret)
-		return ret;
+	if (knob_check(ki, v, err, errlen))
+		return ACT_ERANGE;
 	ret = knob_read(d, ki, &old, err, errlen);
 	if (ret) {
 		if (!err[0])
 			snprintf(err, errlen, "reading %s %s: %s", kname, ki->inst, strerror(-ret));
-		return ret;
+		return ACT_EREAD;
 	}
 	e = entry_find(d, ki->k, ki->inst);
 	if (!e) {
 		e = entry_new(d, ki);
 		if (!e)
-			return -ENOMEM;
+			return ACT_ENOMEM;
 		fresh = true;
 	}
 	if (!e->changed) {
@@ -357,11 +372,13 @@ int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_w
 			e->changed = false;
 			if (fresh)
 				entry_remove(e);
-			return ret;
+			return ACT_EJOURNAL;
 		}
 	}
 	ret = knob_write(d, ki, v, err, errlen);
 	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", strerror(-ret));
 		act_event(ACT_DEV(d), kname, ki->inst, ki->queue, &old, &v, WHO_ERROR, "%s refused: %s",
 			  reason, err[0] ? err : strerror(-ret));
 		if (e->written == e->original && e->changed && old == e->original) {
@@ -371,7 +388,7 @@ int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_w
 				entry_remove(e);
 			journal_save();
 		}
-		return ret;
+		return ACT_EKERNEL;
 	}
 	if (knob_read(d, ki, &rb, err, errlen))
 		rb = v;
@@ -389,7 +406,7 @@ int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_w
 		act_event(ACT_DEV(d), kname, ki->inst, ki->queue, &old, &rb, who, "%s", reason);
 	*oldv = old;
 	*newv = rb;
-	return 0;
+	return ACT_OK;
 }
 
 int act_release(struct device *d, enum knob_id k, const char *inst)
@@ -512,8 +529,11 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 	if (knob_read(d, &ki, &cur, err, errlen))
 		cur = e->written;
 	ret = knob_write(d, &ki, e->original, err, errlen);
-	if (ret)
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "writing %" PRIu64 ": %s", e->original, strerror(-ret));
 		return ret;
+	}
 	if (!knob_read(d, &ki, &rb, err, errlen) && rb != e->original) {
 		snprintf(err, errlen, "read back %" PRIu64 " after writing %" PRIu64, rb,
 			 e->original);

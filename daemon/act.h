@@ -31,14 +31,24 @@ const char *act_who_name(enum act_who w);
 int act_init(const char *state_dir);
 void act_fini(void);
 
+/* Why act_set() failed; the message is in its @err. */
+enum act_result {
+	ACT_OK,
+	ACT_ERANGE,		/* outside the knob's range: nothing was read or written */
+	ACT_EREAD,		/* the current value could not be read: nothing was written */
+	ACT_EJOURNAL,		/* the original could not be saved durably: nothing was written */
+	ACT_EKERNEL,		/* the kernel refused the write (its extack text in @err) */
+	ACT_ENOMEM,
+};
+
 /*
  * Set knob instance @ki of @d to @v: range check, original saved, write, read back, event.
- * Returns 0 (*newv = value read back), -ERANGE/-EOPNOTSUPP/-errno with a message in @err.
- * @pin: pin the knob (manual sets).
+ * On ACT_OK, *oldv is the value before and *newv the value read back after. @pin: pin the
+ * knob (manual sets).
  */
-int act_set(struct device *d, const struct knob_inst *ki, uint64_t v, enum act_who who,
-	    bool pin, const char *reason, uint64_t *oldv, uint64_t *newv, char *err,
-	    size_t errlen);
+enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v,
+			enum act_who who, bool pin, const char *reason, uint64_t *oldv,
+			uint64_t *newv, char *err, size_t errlen);
 /* Release the pin on (@d, @k, @inst or all instances when NULL). Returns how many. */
 int act_release(struct device *d, enum knob_id k, const char *inst);
 /* State of an instance for views. */

@@ -241,11 +241,67 @@ static void route_metrics(struct reply *rep)
 	}
 }
 
+/* Query parameters a route understands; any other, or one given twice, is refused. */
+struct args_check {
+	const char *const *allowed;
+	unsigned int seen;		/* bit per allowed name */
+	const char *bad;		/* first offending name */
+	bool dup;
+};
+
+static enum MHD_Result args_iter(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	struct args_check *a = cls;
+	unsigned int i;
+
+	(void)kind;
+	(void)value;
+	for (i = 0; a->allowed[i]; i++) {
+		if (strcmp(a->allowed[i], key))
+			continue;
+		if (a->seen & (1u << i)) {
+			a->bad = key;
+			a->dup = true;
+			return MHD_NO;
+		}
+		a->seen |= 1u << i;
+		return MHD_YES;
+	}
+	a->bad = key;
+	return MHD_NO;
+}
+
+static int args_ok(struct MHD_Connection *c, enum route_id id, json_t **out)
+{
+	static const char *const none[] = { NULL };
+	static const char *const events[] = { "since", "limit", NULL };
+	static const char *const release[] = { "queue", NULL };
+	struct args_check a = { .allowed = id == R_EVENTS ? events :
+					   id == R_KNOB_RELEASE ? release : none };
+
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, args_iter, &a);
+	if (!a.bad)
+		return 1;
+	if (a.dup)
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: given more than once", a.bad);
+	else
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: not a parameter of this route",
+				  a.bad);
+	return 0;
+}
+
 static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struct reply *rep)
 {
 	const char *dev = r->arg[0], *knob = r->arg[1], *q;
 	json_t **out = &rep->json;
 
+	/* /metrics and /healthz are scraped by tools that may add their own parameters */
+	if (r->route->id != R_METRICS && r->route->id != R_HEALTHZ &&
+	    !args_ok(c, r->route->id, out)) {
+		rep->status = MHD_HTTP_BAD_REQUEST;
+		return;
+	}
 	switch (r->route->id) {
 	case R_STATUS:		rep->status = view_status(out); break;
 	case R_DEVICES:		rep->status = view_devices(out); break;

@@ -18,8 +18,8 @@
 
 #include "api_sock.h"
 
-/* listen(2) backlog: connections queued between two passes of the daemon's loop. */
-#define API_LISTEN_BACKLOG	16
+/* listen(2) backlog: connections queued between two passes of the loop; 100 at once fit */
+#define API_LISTEN_BACKLOG	128
 /* umask while binding the unix socket: owner read/write only until chmod() to the mode */
 #define API_UNIX_BIND_UMASK	0177
 

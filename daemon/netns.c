@@ -97,7 +97,7 @@ static int private_mounts(void)
 		return 0;
 	if (unshare(CLONE_NEWNS) < 0)
 		return -errno;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return -errno;
 	/* one directory per instance: several daemons may share a run dir (tests do) */
 	if (!mkdtemp(mnt_dir))

@@ -136,15 +136,23 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	for (i = 0; i < n; i++) {
 		st = act_set(d, &sel[i], value, WHO_MANUAL, true, reason, &oldv, &newv, err,
 			     sizeof(err));
-		if (st) {
+		switch (st) {
+		case ACT_OK:
+			break;
+		case ACT_ERANGE:
 			json_decref(changes);
-			if (st == -ERANGE) {
-				*out = apierr_new(VQ_ERR_OUT_OF_RANGE, "value", "%s", err);
-				return 422;
-			}
-			*out = apierr_new(VQ_ERR_KERNEL, NULL, "%s %s: %s", knob, sel[i].inst,
-					  err[0] ? err : strerror(-st));
+			*out = apierr_new(VQ_ERR_OUT_OF_RANGE, "value", "%s", err);
+			return 422;
+		case ACT_EKERNEL:
+		case ACT_EREAD:
+			json_decref(changes);
+			*out = apierr_new(VQ_ERR_KERNEL, NULL, "%s %s: %s", knob, sel[i].inst, err);
 			return 502;
+		default:	/* the journal or memory: ours, not the kernel's */
+			json_decref(changes);
+			*out = apierr_new(VQ_ERR_INTERNAL, NULL, "%s %s: %s", knob, sel[i].inst,
+					  err[0] ? err : "out of memory");
+			return 500;
 		}
 		json_array_append_new(changes, json_pack("{s:s, s:s, s:I, s:I}", "knob", knob,
 							 "instance", sel[i].inst,

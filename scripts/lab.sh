@@ -7,7 +7,8 @@
 #
 #   LAB_SECONDS=N   stop by itself after N seconds (default: run until Ctrl-C; 30 when
 #                   stdout is not a terminal)
-#   LAB_LISTEN=A:P  also serve the API on TCP (default 127.0.0.1:9477; "" for none)
+#   LAB_LISTEN=A:P  also serve the API on TCP (default 127.0.0.1:9477 when that port is
+#                   free; "" for none)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VQTUNED=$ROOT/build/vqtuned
@@ -21,27 +22,37 @@ B=$ID-b
 TMP=$(mktemp -d /tmp/vqlab.XXXXXX)
 SOCK=$TMP/vqtuned.sock
 LISTEN=${LAB_LISTEN-127.0.0.1:9477}
+# a default port already taken (another lab, an installed vqtuned) is no reason to fail
+if [ -z "${LAB_LISTEN+set}" ] && ss -Htln 'sport = :9477' | grep -q .; then
+	echo "lab: 127.0.0.1:9477 is in use: API on the unix socket only (set LAB_LISTEN=A:P)"
+	LISTEN=
+fi
 if [ -t 1 ]; then SECONDS_MAX=${LAB_SECONDS:-0}; else SECONDS_MAX=${LAB_SECONDS:-30}; fi
 PIDS=()
 
+# messages that may find no reader any more (see cleanup)
+say() { printf '%s\n' "$*" 2>/dev/null; }
+
 cleanup() {
 	trap - INT TERM EXIT
+	# the reader of our output may be gone (| head, a closed tee): cleanup must still run
+	trap '' PIPE
 	local p
-	echo
-	echo "lab: stopping"
+	say ""
+	say "lab: stopping"
 	# traffic first, then the daemon (SIGTERM restores every knob it changed)
 	for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	if [ -n "${DPID:-}" ]; then
 		kill -TERM "$DPID" 2>/dev/null
 		wait "$DPID"
-		echo "lab: vqtuned exited with $? (0: every knob restored)"
-		grep -E 'restor' "$TMP/vqtuned.log" | tail -3
+		say "lab: vqtuned exited with $? (0: every knob restored)"
+		say "$(grep -E 'restor' "$TMP/vqtuned.log" | tail -3)"
 	fi
 	ip netns del "$A" 2>/dev/null
 	ip netns del "$B" 2>/dev/null
 	rm -rf "$TMP"
-	echo "lab: namespaces $A $B removed"
+	say "lab: namespaces $A $B removed"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

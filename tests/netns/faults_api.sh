@@ -32,6 +32,9 @@ unknown_knob|PUT|$K/no-such-knob|{"value":1}|
 unknown_dev|PUT|/v1/devices/$B:nodev/knobs/defer-hard-irqs|{"value":1}|
 get_put_path|GET|$K/defer-hard-irqs||
 get_restore|GET|/v1/restore||
+release_typo|DELETE|$K/defer-hard-irqs?queu=0||
+events_dup|GET|/v1/events?limit=1&limit=99999999999||
+events_unknown|GET|/v1/events?x=1||
 EOF
 printf '%s' "$big" >"$VQ_TMP/big.json"
 printf '%s' "$deep" >"$VQ_TMP/deep.json"
@@ -82,6 +85,9 @@ expect unknown_knob 404 not_found knob 'no-such-knob'
 expect unknown_dev 404 not_found dev 'nodev'
 expect get_put_path 405 method_not_allowed '*' 'PUT'
 check "get_restore: status" 405 "$(reply get_restore 2)"
+expect release_typo 400 invalid_field queu 'not a parameter'
+expect events_dup 400 invalid_field limit 'more than once'
+expect events_unknown 400 invalid_field x 'not a parameter'
 
 check "NAPI values of vb unchanged" "$napi_before" "$(vq_napi_lines "$B" "$IFX")"
 check "no event in /v1/events" 0 "$(vq_api GET /v1/events | cut -d' ' -f2- |
