@@ -37,4 +37,16 @@ check "set again" 70000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
 vq_daemon_stop TERM
 check "vqtuned exit code after SIGTERM" 0 $?
 check "gro-flush-timeout restored on SIGTERM" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+
+# a journal entry outside the knob's range (27.7 h) is not replayed into the kernel
+NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IB" '$2 == i { print $1; exit }')
+cat >"$VQ_STATE/originals.json" <<JSON
+{"version": 1, "entries": [{"netns": "$B", "ifindex": $IB, "device_hex": "7662",
+ "knob": "gro-flush-timeout", "instance": "napi-$NAPI", "queue": 0, "napi_id": $NAPI,
+ "original": 99999999999999, "written": 0, "seq": 1}]}
+JSON
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+check "out-of-range original not written" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "out-of-range entry dropped from the journal" 0 "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
+check_true "the log says why" grep -q 'out of range or malformed, skipped' "$VQ_TMP/vqtuned.log"
 vq_done
