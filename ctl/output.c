@@ -192,13 +192,14 @@ static void ctl_queue_row(struct ctl_table *t, json_t *q)
 	json_t *cnt = json_object_get(q, "counters"), *rt = json_object_get(q, "rates");
 	json_t *bq = json_object_get(q, "bql");
 	bool valid = !json_is_false(json_object_get(q, "valid"));
+	bool none = !strcmp(ctl_str(q, "source"), "none");
 	const char *cells[] = { ctl_num(q, "queue", qn), ctl_str(q, "direction"),
 		ctl_str(q, "source"), ctl_num(cnt, "packets", pk), ctl_num(cnt, "bytes", by),
 		ctl_fmt_si(ctl_dbl(rt, "packets_per_s"), pps, sizeof(pps)),
 		ctl_fmt_si(ctl_dbl(rt, "bytes_per_s"), bps, sizeof(bps)),
 		ctl_fmt_bitrate(ctl_dbl(rt, "bytes_per_s"), rate, sizeof(rate)),
 		ctl_num(cnt, "tx_stop", stop), ctl_num(cnt, "tx_wake", wake), bql,
-		valid ? "" : "invalid" };
+		none ? "no per-queue counters" : valid ? "" : "invalid interval" };
 
 	if (bq)
 		snprintf(bql, sizeof(bql), "%s/%s", ctl_num(bq, "limit_bytes", lim),
