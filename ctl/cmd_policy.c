@@ -33,9 +33,9 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 	int ret;
 
 	if (!strcmp(file, "-"))
-		root = json_loadf(stdin, 0, &jerr);
+		root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
 	else
-		root = json_load_file(file, 0, &jerr);
+		root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line > 0)
 			fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, jerr.line, jerr.column,

@@ -71,6 +71,9 @@ static void usage(FILE *f)
 		"  -m, --manage GLOB      manage devices of the own namespace matching GLOB\n"
 		"                         (repeatable; by default they are observed read-only)\n"
 		"  -p, --policy FILE      policy JSON (default: built-in observe)\n"
+		"  -C, --check-policy FILE\n"
+		"                         validate FILE (any mode), print its errors and exit:\n"
+		"                         0 valid, 1 not\n"
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS);
@@ -87,6 +90,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "netns", required_argument, NULL, 'n' },
 		{ "manage", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
+		{ "check-policy", required_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -98,7 +102,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->socket = VQ_DEFAULT_SOCKET;
 	o->state_dir = VQ_DEFAULT_STATE_DIR;
 	o->interval_ms = TICK_DEFAULT_MS;
-	while ((c = getopt_long(argc, argv, "s:l:t:S:i:n:m:p:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:l:t:S:i:n:m:p:C:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
 		case 'l': o->listen = optarg; break;
@@ -130,6 +134,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->manage[o->n_manage++] = optarg;
 			break;
+		case 'C':
+			exit(policy_check_file(optarg, stderr) ? 1 : 0);
 		case 'h':
 			usage(stdout);
 			exit(0);

@@ -1,104 +1,677 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * policy: the schema of policies/README.md, validated into struct policy (law.h's
+ * struct law_policy plus selection, mode and per-law switches) and shown back as JSON; the
+ * gate of what this build can honour. The installed policy and files: policy_state.c.
+ *
+ * The schema is tables: plain numbers per section (pnums) and per-knob bounds (pknobs, one
+ * per enum law_knob), so a field is added in one line and the README table beside it.
+ * Every error is collected (a policy is rejected whole, and an operator fixes all at once)
+ * with its field path and, when the text is known, the line and column of the offending
+ * key or value (policy_pos.c).
+ */
 #include <errno.h>
-#include <stdio.h>
+#include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
-#include "apierr.h"
 #include "log.h"
 #include "policy.h"
-#include "reqval.h"
 #include "vqtune_api.h"
 
-static struct policy current = { .name = "observe", .mode = "observe" };
-static const char *path_;
+/*
+ * The laws are pure functions (law_*.c) but no decide stage calls them yet, so a policy in
+ * mode advise or active would be accepted and then not acted on. The wiring sets this to 1;
+ * policy_refuse_unsupported() is the only place that reads it.
+ */
+#define POLICY_LAWS_WIRED	0
+/* law.h has no throughput-floor input: a floor above 0 is not honoured by any law yet */
+#define POLICY_FLOOR_READ	0
 
-int policy_parse(json_t *obj, struct policy *out, json_t **err)
+/* deepest field path: controllers.qlimit.bql_limit_max.max_bytes, or select.names[i] */
+#define POLICY_PATH_DEPTH	6
+/* the bound of a field list printed in an "unknown field" message */
+#define POLICY_FIELDS_MAX	16
+
+/* Knob ranges as the knob table (knob.c) and vqpair (include/vqpair.h) accept them. */
+#define HARD_BQL_MAX_BYTES	1879048192LL	/* DQL_MAX_LIMIT */
+#define HARD_RING_MAX		4294967295LL	/* ethtool ring sizes are u32 */
+#define HARD_RX_USECS_MAX	100000LL	/* knob.c COALESCE_USECS_MAX */
+#define HARD_RX_FRAMES_MAX	65535LL		/* knob.c COALESCE_FRAMES_MAX */
+#define HARD_DEFER_MAX		2147483647LL	/* netdev.yaml: S32_MAX */
+#define HARD_GRO_MAX_NS		1000000000LL	/* knob.c NAPI_TIMEOUT_MAX_NS */
+#define HARD_BUSYLOOP_MAX_US	1000LL		/* vqpair busyloop-us */
+#define HARD_ZC_MIN_MAX_BYTES	65536LL		/* vqpair zerocopy-min-bytes */
+#define HARD_ZC_PENDING_MAX	1024LL		/* vqpair zerocopy-max-pending, VHOST_MAX_PEND */
+/* 1 s: a queueing or completion target longer than this is not a latency target */
+#define TARGET_MAX_US		1000000.0
+/* 10M events/s: more than one CPU can take; a larger budget means "no budget" */
+#define EVENT_BUDGET_MAX	10000000.0
+/* 1 hour / 1 day of 1 s ticks: longer windows mean the guard is effectively off */
+#define TICKS_MAX		3600.0
+#define HOLD_TICKS_MAX		86400.0
+/* a step that multiplies a knob by more than 16 skips the range a law has to search */
+#define STEP_FACTOR_MAX		16.0
+
+enum ptype { PT_U32, PT_U64, PT_I64, PT_DBL };
+
+/* A number of a section: stored = file * mul / div (us -> ns: mul 1000; pct: div 100). */
+struct pnum {
+	const char *key;
+	enum ptype type;
+	bool real;		/* JSON reals accepted; otherwise integers only */
+	double min, max;	/* range, in the file's unit */
+	double mul, div;
+	size_t off;		/* in struct policy */
+};
+
+#define LAWF(f)		offsetof(struct policy, law.f)
+static const struct pnum objective_nums[] = {
+	{ "latency_target_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(latency_target_ns) },
+	{ "event_budget_per_s", PT_DBL, true, 1, EVENT_BUDGET_MAX, 1, 1, LAWF(event_budget_per_s) },
+	{ "throughput_floor_pct", PT_U32, false, 0, 100, 1, 1,
+	  offsetof(struct policy, throughput_floor_pct) },
+	{ 0 }
+};
+static const struct pnum qlimit_nums[] = {
+	{ "target_delay_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(qlimit_target_delay_ns) },
+	{ 0 }
+};
+static const struct pnum polling_nums[] = {
+	{ "busyloop_hit_value_us", PT_U64, false, 0, TARGET_MAX_US, 1000, 1,
+	  LAWF(busyloop_hit_value_ns) },
+	{ 0 }
+};
+static const struct pnum zerocopy_nums[] = {
+	{ "latency_target_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(zc_latency_target_ns) },
+	{ "breakeven_bytes", PT_I64, false, 0, HARD_ZC_MIN_MAX_BYTES, 1, 1, LAWF(zc_breakeven_bytes) },
+	{ 0 }
+};
+static const struct pnum guard_nums[] = {
+	{ "cooldown_ticks", PT_U32, false, 0, TICKS_MAX, 1, 1, LAWF(cooldown_ticks) },
+	{ "settle_ticks", PT_U32, false, 1, TICKS_MAX, 1, 1, LAWF(settle_ticks) },
+	{ "hold_ticks", PT_U32, false, 0, HOLD_TICKS_MAX, 1, 1, LAWF(hold_ticks) },
+	{ "osc_window_ticks", PT_U32, false, 1, TICKS_MAX, 1, 1, LAWF(osc_window_ticks) },
+	/* the guard keeps the last GUARD_REV_MAX reversals: it cannot count more */
+	{ "osc_reversals_max", PT_U32, false, 1, GUARD_REV_MAX, 1, 1, LAWF(osc_reversals_max) },
+	{ "hysteresis_pct", PT_DBL, true, 0, 50, 1, 100, LAWF(hysteresis) },
+	{ "step_factor_max", PT_DBL, true, 1, STEP_FACTOR_MAX, 1, 1, LAWF(step_factor_max) },
+	{ "rollback_worse_pct", PT_DBL, true, 0, 100, 1, 100, LAWF(rollback_worse) },
+	{ 0 }
+};
+
+/* Per-knob bounds: "KEY": {"min_UNIT", "max_UNIT", "step_max_UNIT"} (discrete: min, max). */
+static const struct pknob {
+	enum law_knob k;
+	const char *key;	/* law_knob_name() with '_' */
+	enum policy_ctl ctl;
+	int64_t hard_min, hard_max;
+} pknobs[LK_NUM] = {
+	{ LK_BQL_LIMIT_MAX, "bql_limit_max", POLICY_CTL_QLIMIT, 0, HARD_BQL_MAX_BYTES },
+	{ LK_BQL_LIMIT_MIN, "bql_limit_min", POLICY_CTL_QLIMIT, 0, HARD_BQL_MAX_BYTES },
+	{ LK_TX_RING_SIZE, "tx_ring_size", POLICY_CTL_QLIMIT, 1, HARD_RING_MAX },
+	{ LK_TX_FULL_MODE, "tx_full_mode", POLICY_CTL_QLIMIT, 0, 1 },
+	{ LK_RX_USECS, "rx_usecs", POLICY_CTL_POLLING, 0, HARD_RX_USECS_MAX },
+	{ LK_RX_FRAMES, "rx_frames", POLICY_CTL_POLLING, 0, HARD_RX_FRAMES_MAX },
+	{ LK_DEFER_HARD_IRQS, "defer_hard_irqs", POLICY_CTL_POLLING, 0, HARD_DEFER_MAX },
+	{ LK_GRO_FLUSH_TIMEOUT, "gro_flush_timeout", POLICY_CTL_POLLING, 0, HARD_GRO_MAX_NS },
+	{ LK_BUSYLOOP_US, "busyloop_us", POLICY_CTL_POLLING, 0, HARD_BUSYLOOP_MAX_US },
+	{ LK_ZEROCOPY, "zerocopy", POLICY_CTL_ZEROCOPY, 0, 1 },
+	{ LK_ZEROCOPY_MIN_BYTES, "zerocopy_min_bytes", POLICY_CTL_ZEROCOPY, 0, HARD_ZC_MIN_MAX_BYTES },
+	{ LK_ZEROCOPY_MAX_PENDING, "zerocopy_max_pending", POLICY_CTL_ZEROCOPY, 1,
+	  HARD_ZC_PENDING_MAX },
+};
+
+static const struct psect {
+	const char *key;
+	enum policy_ctl ctl;
+	const struct pnum *nums;
+} ctl_sects[POLICY_CTL_NUM] = {
+	{ "qlimit", POLICY_CTL_QLIMIT, qlimit_nums },
+	{ "polling", POLICY_CTL_POLLING, polling_nums },
+	{ "zerocopy", POLICY_CTL_ZEROCOPY, zerocopy_nums },
+};
+
+static const char *const modes[] = { "observe", "advise", "active", NULL };
+
+struct pctx {
+	const char *text;
+	size_t len;
+	struct policy *p;
+	struct policy_errors *errs;
+	const char *seg[POLICY_PATH_DEPTH];
+	int idx[POLICY_PATH_DEPTH];
+	int n;
+};
+
+static void push(struct pctx *c, const char *key, int idx)
 {
-	static const char *const fields[] = { "name", "mode", NULL };
-	const char *name = "custom", *mode = "observe";
-	int ret;
-
-	if (!json_is_object(obj)) {
-		*err = apierr_new(VQ_ERR_INVALID_FIELD, NULL, "policy: must be a JSON object");
-		return 400;
-	}
-	ret = rv_only_fields(obj, fields, err);
-	if (ret)
-		return ret;
-	ret = rv_string(obj, "name", &name, err);
-	if (ret > 1)
-		return ret;
-	ret = rv_string(obj, "mode", &mode, err);
-	if (ret > 1)
-		return ret;
-	if (strlen(name) >= POLICY_NAME_MAX || !name[0]) {
-		*err = apierr_new(VQ_ERR_INVALID_FIELD, "name",
-				  "name: must be 1..%d bytes", POLICY_NAME_MAX - 1);
-		return 400;
-	}
-	if (!strcmp(mode, "advise") || !strcmp(mode, "active")) {
-		*err = apierr_new(VQ_ERR_UNSUPPORTED, "mode",
-				  "mode: '%s' needs controllers, which this build does not have; use 'observe'",
-				  mode);
-		return 422;
-	}
-	if (strcmp(mode, "observe")) {
-		*err = apierr_new(VQ_ERR_INVALID_FIELD, "mode",
-				  "mode: must be one of observe, advise, active");
-		return 400;
-	}
-	snprintf(out->name, sizeof(out->name), "%s", name);
-	snprintf(out->mode, sizeof(out->mode), "%s", mode);
-	return 0;
+	c->seg[c->n] = key;
+	c->idx[c->n++] = idx;
 }
 
-int policy_load_file(const char *path)
+static void pop(struct pctx *c)
 {
-	struct policy p;
-	json_error_t jerr;
-	json_t *obj, *err = NULL;
-	int ret;
+	c->n--;
+}
 
-	obj = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!obj) {
-		log_err("policy %s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		return -EINVAL;
+static void path_str(const struct pctx *c, char *buf, size_t max)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->n && n < max; i++) {
+		if (c->seg[i])
+			n += snprintf(buf + n, max - n, "%s%s", i ? "." : "", c->seg[i]);
+		else
+			n += snprintf(buf + n, max - n, "[%d]", c->idx[i]);
 	}
-	ret = policy_parse(obj, &p, &err);
-	json_decref(obj);
-	if (ret) {
-		json_t *e = json_object_get(err, "error");
+	/* an unknown key is the sender's text: no control characters into logs and terminals */
+	for (; *buf; buf++)
+		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
+			*buf = '?';
+}
 
-		log_err("policy %s: %s", path, json_string_value(json_object_get(e, "message")));
-		json_decref(err);
-		return -EINVAL;
+/* Records an error at the current path; @at_key: point at the key (unknown fields). */
+static void __attribute__((format(printf, 5, 6)))
+pfail(struct pctx *c, bool at_key, int status, const char *code, const char *fmt, ...)
+{
+	struct policy_error *e;
+	va_list ap;
+	int n;
+
+	if (c->errs->n++ >= POLICY_ERRORS_MAX)
+		return;
+	e = &c->errs->e[c->errs->n - 1];
+	memset(e, 0, sizeof(*e));
+	e->status = status;
+	e->code = code;
+	path_str(c, e->field, sizeof(e->field));
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	/* a field filled from defaults has no position: point at the nearest enclosing one */
+	for (n = c->n; n >= 0; n--)
+		if (!policy_text_pos(c->text, c->len, c->seg, c->idx, n, at_key && n == c->n,
+				     &e->line, &e->column))
+			break;
+}
+
+static const char *jtype(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
 	}
-	policy_set(&p);
-	log_info("policy %s loaded: %s, mode %s", path, p.name, p.mode);
-	return 0;
 }
 
-void policy_set(const struct policy *p)
+/* Every key of @obj must be in @allowed (NULL-terminated). */
+static void only_fields(struct pctx *c, json_t *obj, const char *const *allowed)
 {
-	current = *p;
+	char list[POLICY_MSG_MAX];
+	const char *key;
+	json_t *v;
+	size_t i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; allowed[i] && n < sizeof(list); i++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", allowed[i]);
+	json_object_foreach(obj, key, v) {
+		for (i = 0; allowed[i] && strcmp(allowed[i], key); i++)
+			;
+		if (allowed[i])
+			continue;
+		push(c, key, -1);
+		pfail(c, true, 400, VQ_ERR_INVALID_FIELD, "unknown field (known: %s)", list);
+		pop(c);
+	}
 }
 
-const struct policy *policy_get(void)
+/* @key of @obj as an object; NULL when absent or (recorded) not an object. */
+static json_t *get_object(struct pctx *c, json_t *obj, const char *key)
 {
-	return &current;
+	json_t *v = json_object_get(obj, key);
+
+	if (v && !json_is_object(v)) {
+		push(c, key, -1);
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an object, not %s", jtype(v));
+		pop(c);
+		return NULL;
+	}
+	return v;
 }
 
-json_t *policy_json(void)
+/* A number in [min, max]. 1 read into *out, 0 absent, -1 rejected (recorded). */
+static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, double min,
+		   double max, double *out)
 {
-	return json_pack("{s:s, s:s}", "name", current.name, "mode", current.mode);
+	json_t *v = json_object_get(obj, key);
+	int ret = -1;
+
+	if (!v)
+		return 0;
+	push(c, key, -1);
+	if (json_is_real(v) && !real)
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%.15g)",
+		      json_real_value(v));
+	else if (!json_is_number(v))
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be %s, not %s",
+		      real ? "a number" : "an integer", jtype(v));
+	else if (json_number_value(v) < min)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%.15g is below the minimum %.15g",
+		      json_number_value(v), min);
+	else if (json_number_value(v) > max)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%.15g is above the maximum %.15g",
+		      json_number_value(v), max);
+	else
+		ret = 1, *out = json_number_value(v);
+	pop(c);
+	return ret;
 }
 
-void policy_set_path(const char *path)
+static void get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 {
-	path_ = path;
+	json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		return;
+	if (json_is_boolean(v)) {
+		*out = json_is_true(v);
+		return;
+	}
+	push(c, key, -1);
+	pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be true or false, not %s", jtype(v));
+	pop(c);
 }
 
-const char *policy_path(void)
+/* A string of @min..@max - 1 bytes without control characters, copied into @out. */
+static void get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *out)
 {
-	return path_;
+	const char *s = json_string_value(v);
+	size_t i, len;
+
+	if (!json_is_string(v)) {
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be a string, not %s", jtype(v));
+		return;
+	}
+	len = json_string_length(v);
+	for (i = 0; i < len && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f; i++)
+		;
+	if (len < min || len >= max)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "must be %zu..%zu bytes, not %zu", min,
+		      max - 1, len);
+	else if (i < len)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "must not contain control characters");
+	else
+		memcpy(out, s, len + 1);
+}
+
+static void store(struct policy *p, const struct pnum *f, double v)
+{
+	void *at = (char *)p + f->off;
+	double s = v * f->mul / f->div;
+
+	switch (f->type) {
+	case PT_U32: *(uint32_t *)at = (uint32_t)s; break;
+	case PT_U64: *(uint64_t *)at = (uint64_t)s; break;
+	case PT_I64: *(int64_t *)at = (int64_t)s; break;
+	case PT_DBL: *(double *)at = s; break;
+	}
+}
+
+static double load(const struct policy *p, const struct pnum *f)
+{
+	const void *at = (const char *)p + f->off;
+	double s = 0;
+
+	switch (f->type) {
+	case PT_U32: s = *(const uint32_t *)at; break;
+	case PT_U64: s = (double)*(const uint64_t *)at; break;
+	case PT_I64: s = (double)*(const int64_t *)at; break;
+	case PT_DBL: s = *(const double *)at; break;
+	}
+	return s * f->div / f->mul;
+}
+
+static void get_nums(struct pctx *c, json_t *obj, const struct pnum *nums)
+{
+	double v;
+
+	for (; nums->key; nums++)
+		if (get_num(c, obj, nums->key, nums->real, nums->min, nums->max, &v) == 1)
+			store(c->p, nums, v);
+}
+
+/* A section of plain numbers (objective, guard). */
+static void get_section(struct pctx *c, json_t *obj, const struct pnum *nums)
+{
+	const char *allowed[POLICY_FIELDS_MAX];
+	size_t n;
+
+	for (n = 0; nums[n].key && n + 1 < POLICY_FIELDS_MAX; n++)
+		allowed[n] = nums[n].key;
+	allowed[n] = NULL;
+	only_fields(c, obj, allowed);
+	get_nums(c, obj, nums);
+}
+
+static bool knob_discrete(enum law_knob k)
+{
+	return !strcmp(law_knob_unit(k), "enum") || !strcmp(law_knob_unit(k), "bool");
+}
+
+/* The field names of a knob's bounds object: min_UNIT, max_UNIT, step_max_UNIT. */
+static void knob_fields(enum law_knob k, char names[3][32])
+{
+	const char *u = law_knob_unit(k);
+
+	if (knob_discrete(k)) {
+		snprintf(names[0], 32, "min");
+		snprintf(names[1], 32, "max");
+		names[2][0] = '\0';
+		return;
+	}
+	snprintf(names[0], 32, "min_%s", u);
+	snprintf(names[1], 32, "max_%s", u);
+	snprintf(names[2], 32, "step_max_%s", u);
+}
+
+static void get_knob(struct pctx *c, json_t *obj, const struct pknob *pk)
+{
+	struct law_bounds *b = &c->p->law.bounds[pk->k];
+	char f[3][32];
+	const char *allowed[4];
+	double span = (double)(pk->hard_max - pk->hard_min), v;
+	int got_min, got_max;
+
+	knob_fields(pk->k, f);
+	allowed[0] = f[0], allowed[1] = f[1], allowed[2] = f[2][0] ? f[2] : NULL;
+	allowed[3] = NULL;
+	only_fields(c, obj, allowed);
+	got_min = get_num(c, obj, f[0], false, pk->hard_min, pk->hard_max, &v);
+	if (got_min == 1)
+		b->min = (int64_t)v;
+	got_max = get_num(c, obj, f[1], false, pk->hard_min, pk->hard_max, &v);
+	if (got_max == 1)
+		b->max = (int64_t)v;
+	if (f[2][0] && get_num(c, obj, f[2], false, 0, span, &v) == 1)
+		b->step_abs_max = (int64_t)v;
+	if (got_min < 0 || got_max < 0 || b->min <= b->max)
+		return;
+	/* inverted: blame the bound the text gave (max when both) */
+	push(c, got_max ? f[1] : f[0], -1);
+	if (got_max)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%lld is below %s %lld",
+		      (long long)b->max, f[0], (long long)b->min);
+	else
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%lld is above %s %lld",
+		      (long long)b->min, f[1], (long long)b->max);
+	pop(c);
+}
+
+static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
+{
+	const char *allowed[POLICY_FIELDS_MAX] = { "enabled" };
+	size_t n = 1, i;
+	json_t *kv;
+
+	if (s->ctl == POLICY_CTL_QLIMIT)
+		allowed[n++] = "allow_disruptive";
+	for (i = 0; s->nums[i].key; i++)
+		allowed[n++] = s->nums[i].key;
+	for (i = 0; i < LK_NUM; i++)
+		if (pknobs[i].ctl == s->ctl)
+			allowed[n++] = pknobs[i].key;
+	allowed[n] = NULL;
+	only_fields(c, obj, allowed);
+	get_bool(c, obj, "enabled", &c->p->enabled[s->ctl]);
+	if (s->ctl == POLICY_CTL_QLIMIT)
+		get_bool(c, obj, "allow_disruptive", &c->p->law.allow_disruptive);
+	get_nums(c, obj, s->nums);
+	for (i = 0; i < LK_NUM; i++) {
+		if (pknobs[i].ctl != s->ctl)
+			continue;
+		kv = get_object(c, obj, pknobs[i].key);
+		if (!kv)
+			continue;
+		push(c, pknobs[i].key, -1);
+		get_knob(c, kv, &pknobs[i]);
+		pop(c);
+	}
+}
+
+/* select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes. */
+static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t min,
+			    struct policy_select *out)
+{
+	json_t *arr = json_object_get(obj, key), *v;
+	size_t i;
+
+	if (!arr)
+		return;
+	push(c, key, -1);
+	if (!json_is_array(arr)) {
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an array of strings, not %s",
+		      jtype(arr));
+	} else if (json_array_size(arr) > POLICY_SELECT_MAX) {
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%zu entries; at most %d",
+		      json_array_size(arr), POLICY_SELECT_MAX);
+	} else {
+		out->n = json_array_size(arr);
+		json_array_foreach(arr, i, v) {
+			push(c, NULL, (int)i);
+			get_string(c, v, min, POLICY_SELECT_LEN, out->v[i]);
+			pop(c);
+		}
+	}
+	pop(c);
+}
+
+static void get_select(struct pctx *c, json_t *obj)
+{
+	static const char *const fields[] = { "drivers", "names", "netns", NULL };
+
+	only_fields(c, obj, fields);
+	get_select_list(c, obj, "drivers", 1, &c->p->drivers);
+	get_select_list(c, obj, "names", 1, &c->p->names);
+	/* "" names the daemon's own namespace, as in the API's "netns" fields */
+	get_select_list(c, obj, "netns", 0, &c->p->netns);
+}
+
+static void get_mode(struct pctx *c, json_t *v)
+{
+	int i;
+
+	push(c, "mode", -1);
+	if (!json_is_string(v)) {
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be a string, not %s", jtype(v));
+	} else {
+		for (i = 0; modes[i] && strcmp(modes[i], json_string_value(v)); i++)
+			;
+		if (modes[i])
+			snprintf(c->p->mode, sizeof(c->p->mode), "%s", modes[i]);
+		else
+			pfail(c, false, 400, VQ_ERR_INVALID_FIELD,
+			      "'%s' is not one of observe, advise, active", json_string_value(v));
+	}
+	pop(c);
+}
+
+/* limit_min can never exceed limit_max: their ranges must overlap. */
+static void check_bql(struct pctx *c)
+{
+	const struct law_bounds *lo = &c->p->law.bounds[LK_BQL_LIMIT_MIN];
+	const struct law_bounds *hi = &c->p->law.bounds[LK_BQL_LIMIT_MAX];
+
+	if (lo->min <= hi->max || lo->min > lo->max || hi->min > hi->max)
+		return;
+	push(c, "controllers", -1);
+	push(c, "qlimit", -1);
+	push(c, "bql_limit_min", -1);
+	push(c, "min_bytes", -1);
+	pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE,
+	      "%lld is above bql_limit_max.max_bytes %lld: limit_min could never be reached",
+	      (long long)lo->min, (long long)hi->max);
+	c->n -= 4;
+}
+
+static void get_policy(struct pctx *c, json_t *obj)
+{
+	static const char *const top[] = { "name", "mode", "select", "objective",
+					   "controllers", "guard", NULL };
+	static const char *const ctls[] = { "qlimit", "polling", "zerocopy", NULL };
+	json_t *v, *ctl;
+	int i;
+
+	only_fields(c, obj, top);
+	v = json_object_get(obj, "name");
+	if (v) {
+		push(c, "name", -1);
+		get_string(c, v, 1, POLICY_NAME_MAX, c->p->name);
+		pop(c);
+	}
+	v = json_object_get(obj, "mode");
+	if (v)
+		get_mode(c, v);
+	v = get_object(c, obj, "select");
+	if (v) {
+		push(c, "select", -1);
+		get_select(c, v);
+		pop(c);
+	}
+	v = get_object(c, obj, "objective");
+	if (v) {
+		push(c, "objective", -1);
+		get_section(c, v, objective_nums);
+		pop(c);
+	}
+	ctl = get_object(c, obj, "controllers");
+	if (ctl) {
+		push(c, "controllers", -1);
+		only_fields(c, ctl, ctls);
+		for (i = 0; i < POLICY_CTL_NUM; i++) {
+			v = get_object(c, ctl, ctl_sects[i].key);
+			if (!v)
+				continue;
+			push(c, ctl_sects[i].key, -1);
+			get_controller(c, v, &ctl_sects[i]);
+			pop(c);
+		}
+		pop(c);
+	}
+	v = get_object(c, obj, "guard");
+	if (v) {
+		push(c, "guard", -1);
+		get_section(c, v, guard_nums);
+		pop(c);
+	}
+	check_bql(c);
+}
+
+int policy_validate(json_t *obj, const char *text, size_t len, struct policy *out,
+		    struct policy_errors *errs)
+{
+	struct pctx c = { .text = text, .len = len, .p = out, .errs = errs };
+
+	memset(errs, 0, sizeof(*errs));
+	policy_defaults(out);
+	/* an unnamed policy is not the built-in one: do not let it pose as "observe" */
+	snprintf(out->name, sizeof(out->name), "custom");
+	if (!json_is_object(obj))
+		pfail(&c, false, 400, VQ_ERR_INVALID_FIELD, "a policy is a JSON object, not %s",
+		      obj ? jtype(obj) : "nothing");
+	else
+		get_policy(&c, obj);
+	return errs->n ? errs->e[0].status : 0;
+}
+
+int policy_refuse_unsupported(const struct policy *p, const char *text, size_t len,
+			      struct policy_errors *errs)
+{
+	struct pctx c = { .text = text, .len = len, .errs = errs };
+	bool acts = strcmp(p->mode, "observe");
+
+	memset(errs, 0, sizeof(*errs));
+	if (acts && !POLICY_LAWS_WIRED) {
+		push(&c, "mode", -1);
+		pfail(&c, false, 422, VQ_ERR_UNSUPPORTED,
+		      "'%s' needs the controllers wired into vqtuned, which this build does not "
+		      "have; use 'observe' (vqtuned --check-policy validates it)", p->mode);
+	} else if (acts && !POLICY_FLOOR_READ && p->throughput_floor_pct) {
+		push(&c, "objective", -1);
+		push(&c, "throughput_floor_pct", -1);
+		pfail(&c, false, 422, VQ_ERR_UNSUPPORTED,
+		      "no controller reads a throughput floor yet; use 0 in mode '%s'", p->mode);
+	}
+	return errs->n ? errs->e[0].status : 0;
+}
+
+static json_t *nums_json(const struct policy *p, const struct pnum *nums, json_t *o)
+{
+	for (; nums->key; nums++) {
+		double v = load(p, nums);
+
+		json_object_set_new(o, nums->key, nums->real ? json_real(v) :
+				    json_integer((json_int_t)llround(v)));
+	}
+	return o;
+}
+
+static json_t *select_json(const struct policy_select *s)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		json_array_append_new(a, json_string(s->v[i]));
+	return a;
+}
+
+static json_t *controller_json(const struct policy *p, const struct psect *s)
+{
+	json_t *o = json_object();
+	char f[3][32];
+	size_t i;
+
+	json_object_set_new(o, "enabled", json_boolean(p->enabled[s->ctl]));
+	if (s->ctl == POLICY_CTL_QLIMIT)
+		json_object_set_new(o, "allow_disruptive", json_boolean(p->law.allow_disruptive));
+	nums_json(p, s->nums, o);
+	for (i = 0; i < LK_NUM; i++) {
+		const struct law_bounds *b = &p->law.bounds[pknobs[i].k];
+		json_t *k;
+
+		if (pknobs[i].ctl != s->ctl)
+			continue;
+		knob_fields(pknobs[i].k, f);
+		k = json_pack("{s:I, s:I}", f[0], (json_int_t)b->min, f[1], (json_int_t)b->max);
+		if (f[2][0])
+			json_object_set_new(k, f[2], json_integer(b->step_abs_max));
+		json_object_set_new(o, pknobs[i].key, k);
+	}
+	return o;
+}
+
+json_t *policy_to_json(const struct policy *p)
+{
+	json_t *ctl = json_object();
+	int i;
+
+	if (!p)
+		p = policy_get();
+	for (i = 0; i < POLICY_CTL_NUM; i++)
+		json_object_set_new(ctl, ctl_sects[i].key, controller_json(p, &ctl_sects[i]));
+	return json_pack("{s:s, s:s, s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
+			 "name", p->name, "mode", p->mode,
+			 "select", "drivers", select_json(&p->drivers),
+			 "names", select_json(&p->names), "netns", select_json(&p->netns),
+			 "objective", nums_json(p, objective_nums, json_object()),
+			 "controllers", ctl,
+			 "guard", nums_json(p, guard_nums, json_object()));
 }

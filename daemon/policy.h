@@ -1,32 +1,125 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * policy: what vqtuned is asked to do. This build has no controllers yet, so the only mode
- * it accepts is "observe"; "advise" and "active" are refused as unsupported rather than
- * accepted and ignored. Fields: "name" (string, <= 63 bytes), "mode".
+ * policy: what vqtuned is asked to do: which devices it manages (select), in which mode
+ * (observe | advise | active), towards which objective, and within which bounds each
+ * controller (law.h) and the guard may move. The schema is documented field by field, with
+ * units and ranges, in policies/README.md; each number maps 1:1 onto struct law_policy (a
+ * file's _us is law.h's _ns / 1000, a _pct is law.h's fraction * 100).
+ *
+ * Validation and installation are separate: policy_validate() accepts every well-formed
+ * policy, whatever its mode; policy_refuse_unsupported() is the one place that refuses what
+ * this build cannot honour (today: any mode but observe, because no decide stage calls the
+ * laws yet). A policy is rejected whole: nothing of a bad policy is ever installed.
  */
 #ifndef VQ_POLICY_H
 #define VQ_POLICY_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
-#define POLICY_NAME_MAX	64
+#include "law.h"
+
+#define POLICY_NAME_MAX		64
+/* entries per select list; a policy naming more devices than this wants a glob */
+#define POLICY_SELECT_MAX	16
+/* bytes of one select entry incl. NUL: globs and netns names, longer than IFNAMSIZ */
+#define POLICY_SELECT_LEN	64
+/* errors kept per validation; more are counted, not stored */
+#define POLICY_ERRORS_MAX	32
+#define POLICY_FIELD_MAX	160
+#define POLICY_MSG_MAX		256
+
+enum policy_ctl { POLICY_CTL_QLIMIT, POLICY_CTL_POLLING, POLICY_CTL_ZEROCOPY, POLICY_CTL_NUM };
+
+struct policy_select {
+	unsigned int n;			/* 0: every managed device */
+	char v[POLICY_SELECT_MAX][POLICY_SELECT_LEN];
+};
 
 struct policy {
 	char name[POLICY_NAME_MAX];
-	char mode[16];		/* "observe" */
+	char mode[16];			/* "observe" | "advise" | "active" */
+	struct policy_select drivers;	/* ethtool drvinfo driver, exact */
+	struct policy_select names;	/* fnmatch(3) globs on the device name */
+	struct policy_select netns;	/* netns names; "" is the daemon's own */
+	bool enabled[POLICY_CTL_NUM];	/* the decide stage calls this law at all */
+	uint32_t throughput_floor_pct;	/* no law reads it yet: policy_refuse_unsupported() */
+	struct law_policy law;		/* targets, per-knob bounds, guard */
 };
 
-/* Validate @obj into @out. 0, or an HTTP status (400/422) with *err an apierr object. */
+/* One rejection: the field path ("controllers.qlimit.bql_limit_max.max_bytes") and why. */
+struct policy_error {
+	int line, column;		/* 1-based position in the text; 0 when there is none */
+	int status;			/* HTTP status: 400 type/unknown field, 422 range/unsupported */
+	const char *code;		/* VQ_ERR_* */
+	char field[POLICY_FIELD_MAX];
+	char msg[POLICY_MSG_MAX];
+};
+
+struct policy_errors {
+	unsigned int n;			/* how many were found (may exceed POLICY_ERRORS_MAX) */
+	struct policy_error e[POLICY_ERRORS_MAX];
+};
+
+/* The built-in policy: "observe", mode observe, every device, law_policy_defaults(). */
+void policy_defaults(struct policy *p);
+
+/*
+ * Validate @obj into @out: fields absent from @obj keep policy_defaults(). Unknown fields,
+ * wrong JSON types (a real where an integer is expected), values outside their range and
+ * inverted bounds all reject. @text/@len: the JSON text @obj was parsed from, so errors get
+ * line and column (NULL: API bodies, no positions). Every mode is accepted here. Returns 0,
+ * or the HTTP status of the first error (400/422) with @errs filled; *@out is then undefined.
+ */
+int policy_validate(json_t *obj, const char *text, size_t len, struct policy *out,
+		    struct policy_errors *errs);
+
+/*
+ * The one gate between a valid policy and this build: refuses (422 "unsupported", field
+ * "mode") a mode this build cannot honour, and a throughput floor no law reads. Lifted by
+ * POLICY_LAWS_WIRED in policy.c when the decide stage calls the laws. 0 or 422 with @errs.
+ */
+int policy_refuse_unsupported(const struct policy *p, const char *text, size_t len,
+			      struct policy_errors *errs);
+
+/* validate + gate for an API body. 0, or an HTTP status with *err an apierr object. */
 int policy_parse(json_t *obj, struct policy *out, json_t **err);
-/* Load and install @path; messages name file, line, column and field. 0 or -EINVAL. */
+
+/*
+ * Validate the file at @path without installing it (every mode accepted). Errors go to @f,
+ * as "PATH:LINE:COLUMN: FIELD: MESSAGE", one a line, in text order; a valid file gets one
+ * line on stdout. 0 valid, -EINVAL invalid, -errno when it cannot be read (reported too).
+ */
+int policy_check_file(const char *path, FILE *f);
+
+/* Load, validate, gate and install @path; errors logged as above. 0 or -EINVAL/-errno. */
 int policy_load_file(const char *path);
-/* Install @p atomically. */
+
+/* Install @p atomically (one struct copy; one thread). */
 void policy_set(const struct policy *p);
 const struct policy *policy_get(void);
+/* @p (NULL: the current policy) in the schema policy_validate() takes: it round-trips. */
+json_t *policy_to_json(const struct policy *p);
 json_t *policy_json(void);
+
+/* Whether the policy manages this device: every non-empty select list must match. */
+bool policy_selects(const struct policy *p, const char *driver, const char *name,
+		    const char *netns);
+
 /* Path given with --policy, for SIGHUP reloads (NULL: none). */
 void policy_set_path(const char *path);
 const char *policy_path(void);
+
+/*
+ * policy_pos.c: where a field of a JSON text is. @seg: object keys, or NULL for an array
+ * element with the index in @idx; @n segments. @at_key: the position of the last key
+ * rather than of its value. Scans strings with escapes and nesting; jansson still parses.
+ * 0 with *line and *column set (1-based, columns in characters as jansson counts), -ENOENT.
+ */
+int policy_text_pos(const char *text, size_t len, const char *const *seg, const int *idx,
+		    int n, bool at_key, int *line, int *column);
 
 #endif

@@ -35,3 +35,8 @@ test_law_qlimit_OBJS := daemon/law_qlimit.c $(LAW_TEST_OBJS)
 test_law_poll_OBJS := daemon/law_poll.c $(LAW_TEST_OBJS)
 test_law_zc_OBJS := daemon/law_zc.c $(LAW_TEST_OBJS)
 test_guard_OBJS := daemon/guard.c
+
+# policy schema, positions, gate and atomic install (owner: policy)
+UNIT_TESTS += policy
+test_policy_OBJS := daemon/policy.c daemon/policy_pos.c daemon/policy_state.c daemon/guard.c \
+		    daemon/apierr.c daemon/log.c daemon/util.c

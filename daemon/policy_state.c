@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * policy_state: the installed policy and the ways in: a PUT body, a file at start or on
+ * SIGHUP, and the validate-only check of `vqtuned --check-policy`. Each path validates into
+ * a temporary and installs it with one struct copy only when nothing was wrong, so a bad
+ * policy changes nothing. The daemon is one thread (main.c): no lock.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apierr.h"
+#include "log.h"
+#include "policy.h"
+
+/* a policy is a few KB; anything near this is not a policy (and is not read into memory) */
+#define POLICY_FILE_MAX_BYTES	(1 << 20)
+
+static struct policy current;
+static bool current_set;
+static const char *path_;
+
+void policy_defaults(struct policy *p)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "observe");
+	snprintf(p->mode, sizeof(p->mode), "observe");
+	for (i = 0; i < POLICY_CTL_NUM; i++)
+		p->enabled[i] = true;
+	law_policy_defaults(&p->law);
+}
+
+int policy_parse(json_t *obj, struct policy *out, json_t **err)
+{
+	static struct policy_errors errs;	/* 8 KB: not on the stack of a request */
+	const struct policy_error *e;
+	int st;
+
+	st = policy_validate(obj, NULL, 0, out, &errs);
+	if (!st)
+		st = policy_refuse_unsupported(out, NULL, 0, &errs);
+	if (!st)
+		return 0;
+	e = &errs.e[0];
+	if (errs.n > 1)
+		*err = apierr_new(e->code, e->field, "%s%s%s (and %u more error%s)", e->field,
+				  e->field[0] ? ": " : "", e->msg, errs.n - 1, errs.n > 2 ? "s" : "");
+	else
+		*err = apierr_new(e->code, e->field[0] ? e->field : NULL, "%s%s%s", e->field,
+				  e->field[0] ? ": " : "", e->msg);
+	return st;
+}
+
+/* Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big. */
+static int read_text(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	size_t n;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	buf = malloc(POLICY_FILE_MAX_BYTES + 1);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto err_close;
+	}
+	n = fread(buf, 1, POLICY_FILE_MAX_BYTES + 1, f);
+	if (ferror(f))
+		ret = -EIO;
+	else if (n > POLICY_FILE_MAX_BYTES)
+		ret = -EFBIG;
+	if (ret) {
+		free(buf);
+		goto err_close;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+err_close:
+	fclose(f);
+	return ret;
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct policy_error *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line - y->line;
+	if (x->column != y->column)
+		return x->column - y->column;
+	return x < y ? -1 : x > y;	/* keep the order found (stable) */
+}
+
+/* One "PATH:LINE:COLUMN: FIELD: MESSAGE" line per error, in text order, to @f or the log. */
+static void report(const char *path, struct policy_errors *errs, FILE *f)
+{
+	unsigned int i, n = errs->n < POLICY_ERRORS_MAX ? errs->n : POLICY_ERRORS_MAX;
+	char where[64];
+
+	/* qsort is not stable; the comparison's pointer tie-break is only a tidy-up */
+	qsort(errs->e, n, sizeof(errs->e[0]), by_position);
+	for (i = 0; i < n; i++) {
+		const struct policy_error *e = &errs->e[i];
+
+		where[0] = '\0';
+		if (e->line)
+			snprintf(where, sizeof(where), ":%d:%d", e->line, e->column);
+		if (f)
+			fprintf(f, "%s%s: %s%s%s\n", path, where, e->field, e->field[0] ? ": " : "",
+				e->msg);
+		else
+			log_err("policy %s%s: %s%s%s", path, where, e->field,
+				e->field[0] ? ": " : "", e->msg);
+	}
+	if (errs->n > n) {
+		if (f)
+			fprintf(f, "%s: %u more errors not shown\n", path, errs->n - n);
+		else
+			log_err("policy %s: %u more errors not shown", path, errs->n - n);
+	}
+}
+
+/*
+ * Read and validate @path into @p; with @gate also refuse what this build cannot honour.
+ * Errors go to @f (NULL: the log). 0, -EINVAL (reported) or -errno (reported).
+ */
+static int policy_from_file(const char *path, struct policy *p, bool gate, FILE *f)
+{
+	static struct policy_errors errs;
+	json_error_t jerr;
+	json_t *obj;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = read_text(path, &text, &len);
+	if (ret) {
+		if (f)
+			fprintf(f, "%s: %s\n", path, strerror(-ret));
+		else
+			log_err("policy %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!obj) {
+		if (f)
+			fprintf(f, "%s:%d:%d: %s\n", path, jerr.line, jerr.column, jerr.text);
+		else
+			log_err("policy %s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		free(text);
+		return -EINVAL;
+	}
+	ret = policy_validate(obj, text, len, p, &errs);
+	if (!ret && gate)
+		ret = policy_refuse_unsupported(p, text, len, &errs);
+	if (ret)
+		report(path, &errs, f);
+	json_decref(obj);
+	free(text);
+	return ret ? -EINVAL : 0;
+}
+
+int policy_check_file(const char *path, FILE *f)
+{
+	struct policy p;
+	int ret = policy_from_file(path, &p, false, f);
+
+	if (!ret)
+		printf("%s: valid: '%s', mode %s%s\n", path, p.name, p.mode,
+			policy_refuse_unsupported(&p, NULL, 0, &(struct policy_errors){ 0 }) ?
+			" (this build installs it only in mode observe)" : "");
+	return ret;
+}
+
+int policy_load_file(const char *path)
+{
+	struct policy p;
+	int ret = policy_from_file(path, &p, true, NULL);
+
+	if (ret) {
+		log_err("policy %s rejected; '%s' stays in force", path, policy_get()->name);
+		return ret;
+	}
+	policy_set(&p);
+	log_info("policy %s loaded: '%s', mode %s", path, p.name, p.mode);
+	return 0;
+}
+
+void policy_set(const struct policy *p)
+{
+	current = *p;
+	current_set = true;
+}
+
+const struct policy *policy_get(void)
+{
+	if (!current_set) {
+		policy_defaults(&current);
+		current_set = true;
+	}
+	return &current;
+}
+
+json_t *policy_json(void)
+{
+	return policy_to_json(policy_get());
+}
+
+static bool select_has(const struct policy_select *s, const char *v, bool glob)
+{
+	unsigned int i;
+
+	if (!s->n)
+		return true;
+	for (i = 0; i < s->n; i++)
+		if (glob ? !fnmatch(s->v[i], v, 0) : !strcmp(s->v[i], v))
+			return true;
+	return false;
+}
+
+bool policy_selects(const struct policy *p, const char *driver, const char *name,
+		    const char *netns)
+{
+	return select_has(&p->drivers, driver ? driver : "", false) &&
+	       select_has(&p->names, name ? name : "", true) &&
+	       select_has(&p->netns, netns ? netns : "", false);
+}
+
+void policy_set_path(const char *path)
+{
+	path_ = path;
+}
+
+const char *policy_path(void)
+{
+	return path_;
+}

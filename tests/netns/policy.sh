@@ -1,0 +1,141 @@
+#!/bin/bash
+# Policies (policies/README.md): vqtuned started with the shipped observe policy; a policy
+# with an unknown field, a wrong unit type or inverted bounds is rejected whole, naming the
+# field, over PUT (vqtunectl policy load/set) and on SIGHUP, and changes nothing; the daemon
+# survives a broken file; a good variant replaces it. `vqtuned --check-policy` accepts every
+# shipped file (mode active too) and names FILE:LINE:COLUMN: FIELD for each bad one.
+source "$(dirname "$0")/lib.sh"
+vq_init
+A=$(vq_netns a) || exit $KSFT_FAIL
+POL=$VQ_TMP/policy.json
+cp "$VQ_ROOT/policies/observe.json" "$POL"
+vq_daemon --netns "$A" --interval 100 --policy "$POL" || exit $KSFT_FAIL
+
+show() { vq_ctl --json policy show; }
+field() { show | vq_json "d['policy']$1"; }
+# snap: a digest of the whole policy as GET shows it, to compare before and after
+snap() { show | sha256sum | cut -c1-16; }
+
+check "policy show: name" '"observe"' "$(vq_ctl policy show | sed -n 's/^name = //p')"
+check "policy show: mode" '"observe"' "$(vq_ctl policy show | sed -n 's/^mode = //p')"
+check "policy show: guard.cooldown_ticks (balanced default)" 2 "$(field "['guard']['cooldown_ticks']")"
+
+# ---- bad files: FILE, the line:column of the offending key/value, the field path
+cat >"$VQ_TMP/unknown.json" <<'EOF'
+{
+	"name": "bad-unknown",
+	"mode": "observe",
+	"guard": { "cooldown_tick": 2 }
+}
+EOF
+cat >"$VQ_TMP/unit.json" <<'EOF'
+{
+	"name": "bad-unit",
+	"mode": "observe",
+	"objective": { "latency_target_us": "100us" }
+}
+EOF
+cat >"$VQ_TMP/real.json" <<'EOF'
+{
+	"name": "bad-real",
+	"controllers": { "qlimit": { "target_delay_us": 0.5 } }
+}
+EOF
+cat >"$VQ_TMP/inverted.json" <<'EOF'
+{
+	"name": "bad-inverted",
+	"mode": "observe",
+	"controllers": {
+		"polling": {
+			"rx_usecs": { "min_us": 300, "max_us": 100 }
+		}
+	}
+}
+EOF
+# file  line:column  field
+BAD="unknown 4:13 guard.cooldown_tick
+unit 4:38 objective.latency_target_us
+real 3:50 controllers.qlimit.target_delay_us
+inverted 6:43 controllers.polling.rx_usecs.max_us"
+
+before=$(snap)
+while read -r name pos fld; do
+	f=$VQ_TMP/$name.json
+	vq_ctl policy load "$f" >/dev/null 2>"$VQ_TMP/err"
+	check "policy load $name.json: exit code" 1 $?
+	check_true "... names $fld ($(cat "$VQ_TMP/err"))" grep -qF "$fld" "$VQ_TMP/err"
+	check "... policy unchanged" "$before" "$(snap)"
+	"$VQTUNED" --check-policy "$f" >/dev/null 2>"$VQ_TMP/err"
+	check "--check-policy $name.json: exit code" 1 $?
+	check_true "... says $f:$pos: $fld: ($(head -1 "$VQ_TMP/err"))" \
+		grep -qF "$f:$pos: $fld: " "$VQ_TMP/err"
+done <<<"$BAD"
+check "inverted.json: the message gives both bounds" \
+	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
+
+# ---- every shipped policy validates; mode active is valid but this build will not install it
+for f in "$VQ_ROOT"/policies/*.json; do
+	"$VQTUNED" --check-policy "$f" >"$VQ_TMP/out" 2>&1
+	check "--check-policy $(basename "$f"): exit code" 0 $?
+	check_true "... says valid ($(cat "$VQ_TMP/out"))" grep -q ': valid: ' "$VQ_TMP/out"
+done
+n=$(ls "$VQ_ROOT"/policies/*.json | wc -l)
+check "four shipped policies" 4 "$n"
+vq_ctl policy load "$VQ_ROOT/policies/balanced.json" >/dev/null 2>"$VQ_TMP/err"
+check "policy load balanced.json (mode active): exit code" 1 $?
+check_true "... refused as unsupported, field mode ($(cat "$VQ_TMP/err"))" \
+	grep -q 'unsupported, field mode' "$VQ_TMP/err"
+check "... policy unchanged" "$before" "$(snap)"
+
+# ---- PUT: a good variant replaces it; set of one key keeps the rest; a real is refused
+sed 's/"name": "observe"/"name": "observe-put"/' "$VQ_ROOT/policies/observe.json" \
+	>"$VQ_TMP/put.json"
+vq_ctl policy load "$VQ_TMP/put.json" >/dev/null
+check "policy load of a good variant: exit code" 0 $?
+check "... name" observe-put "$(field "['name']")"
+vq_ctl policy set guard.cooldown_ticks 5 >/dev/null
+check "policy set guard.cooldown_ticks 5: exit code" 0 $?
+check "... value" 5 "$(field "['guard']['cooldown_ticks']")"
+check "... the rest kept" 30 "$(field "['guard']['hold_ticks']")"
+after_set=$(snap)
+vq_ctl policy set guard.cooldown_ticks 2.5 >/dev/null 2>"$VQ_TMP/err"
+check "policy set guard.cooldown_ticks 2.5: exit code" 1 $?
+check_true "... names the field ($(cat "$VQ_TMP/err"))" grep -qF 'guard.cooldown_ticks' "$VQ_TMP/err"
+check "... policy unchanged" "$after_set" "$(snap)"
+
+# ---- SIGHUP re-reads --policy FILE: a broken or bad file changes nothing
+# hup_wait N: SIGHUP, then wait until the log has N "policy ... rejected"/"loaded" lines
+hup_wait() {
+	kill -HUP "$VQ_DPID"
+	for _ in $(seq 50); do
+		[ "$(grep -cE "policy $POL (rejected|loaded)" "$VQ_TMP/vqtuned.log")" -ge "$1" ] &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+seen=$(grep -cE "policy $POL (rejected|loaded)" "$VQ_TMP/vqtuned.log")
+printf '{ "name": "broken", ' >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
+check_true "SIGHUP with a broken file: daemon alive" kill -0 "$VQ_DPID"
+check "... policy unchanged" "$after_set" "$(snap)"
+check_true "... the log has file:line:column" grep -qE "policy $POL:1:[0-9]+: " "$VQ_TMP/vqtuned.log"
+for name in unknown unit inverted; do
+	cp "$VQ_TMP/$name.json" "$POL"
+	seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
+	check_true "SIGHUP with $name.json: daemon alive" kill -0 "$VQ_DPID"
+	check "... policy unchanged" "$after_set" "$(snap)"
+done
+check_true "... the log names the field" \
+	grep -qF "$POL:6:43: controllers.polling.rx_usecs.max_us" "$VQ_TMP/vqtuned.log"
+sed 's/"mode": "observe"/"mode": "active"/' "$VQ_ROOT/policies/observe.json" >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
+check "SIGHUP with mode active: policy unchanged" "$after_set" "$(snap)"
+sed 's/"name": "observe"/"name": "observe-hup"/' "$VQ_ROOT/policies/observe.json" >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
+check "SIGHUP with a good variant: name" observe-hup "$(field "['name']")"
+check "... mode" observe "$(field "['mode']")"
+check "... replaced whole (cooldown back to the default)" 2 "$(field "['guard']['cooldown_ticks']")"
+check_true "daemon alive at the end" kill -0 "$VQ_DPID"
+vq_done

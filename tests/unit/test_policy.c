@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_policy: the policy schema (policies/README.md): shipped files are valid and balanced
+ * is law_policy_defaults(); every kind of bad field rejects the whole policy with its path,
+ * line and column; the mode gate; atomic install from files; the position scanner.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "law.h"
+#include "policy.h"
+
+/* policies/NAME.json of the source tree, found from this file's own path (tests/unit/) */
+static void shipped_path(const char *name, char *path, size_t max)
+{
+	char dir[4096], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", __FILE__);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, max, "%s/../../policies/%s.json", slash ? dir : ".", name);
+}
+
+static char tmp_path[64];
+
+/* Writes @text to a temporary file and returns its path (tmp_path). */
+static const char *tmp_file(const char *text)
+{
+	int fd;
+
+	snprintf(tmp_path, sizeof(tmp_path), "/tmp/vqpolicy.XXXXXX");
+	fd = mkstemp(tmp_path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return tmp_path;
+}
+
+static struct policy_errors errs;
+
+/* Validates @text (with positions); returns the status. */
+static int validate(const char *text, struct policy *p)
+{
+	json_error_t jerr;
+	json_t *obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	int st;
+
+	assert_non_null(obj);
+	st = policy_validate(obj, text, strlen(text), p, &errs);
+	json_decref(obj);
+	return st;
+}
+
+static void expect_error(unsigned int i, int status, const char *field, int line, int col,
+			 const char *msg)
+{
+	assert_true(i < errs.n);
+	assert_int_equal(errs.e[i].status, status);
+	assert_string_equal(errs.e[i].field, field);
+	assert_int_equal(errs.e[i].line, line);
+	assert_int_equal(errs.e[i].column, col);
+	assert_string_equal(errs.e[i].msg, msg);
+}
+
+static void load_shipped(const char *name, struct policy *p)
+{
+	char path[4300];
+	FILE *f;
+	char *text;
+	long n;
+
+	shipped_path(name, path, sizeof(path));
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, n + 1);
+	assert_int_equal(fread(text, 1, n, f), (size_t)n);
+	fclose(f);
+	assert_int_equal(validate(text, p), 0);
+	assert_int_equal(errs.n, 0);
+	free(text);
+}
+
+static void test_shipped_valid(void **state)
+{
+	static const char *const files[] = { "observe", "balanced", "latency", "throughput" };
+	static const char *const mode[] = { "observe", "active", "active", "active" };
+	struct policy p;
+	char path[4300];
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		load_shipped(files[i], &p);
+		assert_string_equal(p.name, files[i]);
+		assert_string_equal(p.mode, mode[i]);
+		shipped_path(files[i], path, sizeof(path));
+		assert_int_equal(policy_check_file(path, stderr), 0);
+	}
+}
+
+/* balanced.json is law_policy_defaults(), field for field */
+static void test_balanced_is_defaults(void **state)
+{
+	struct law_policy d;
+	struct policy p;
+	int k;
+
+	law_policy_defaults(&d);
+	load_shipped("balanced", &p);
+	assert_int_equal(p.law.qlimit_target_delay_ns, d.qlimit_target_delay_ns);
+	assert_int_equal(p.law.latency_target_ns, d.latency_target_ns);
+	assert_true(p.law.event_budget_per_s == d.event_budget_per_s);
+	assert_int_equal(p.law.busyloop_hit_value_ns, d.busyloop_hit_value_ns);
+	assert_int_equal(p.law.zc_latency_target_ns, d.zc_latency_target_ns);
+	assert_int_equal(p.law.zc_breakeven_bytes, d.zc_breakeven_bytes);
+	for (k = 0; k < LK_NUM; k++) {
+		assert_int_equal(p.law.bounds[k].min, d.bounds[k].min);
+		assert_int_equal(p.law.bounds[k].max, d.bounds[k].max);
+		assert_int_equal(p.law.bounds[k].step_abs_max, d.bounds[k].step_abs_max);
+	}
+	assert_int_equal(p.law.allow_disruptive, d.allow_disruptive);
+	assert_int_equal(p.law.cooldown_ticks, d.cooldown_ticks);
+	assert_int_equal(p.law.settle_ticks, d.settle_ticks);
+	assert_int_equal(p.law.hold_ticks, d.hold_ticks);
+	assert_int_equal(p.law.osc_window_ticks, d.osc_window_ticks);
+	assert_int_equal(p.law.osc_reversals_max, d.osc_reversals_max);
+	assert_true(p.law.hysteresis == d.hysteresis);
+	assert_true(p.law.step_factor_max == d.step_factor_max);
+	assert_true(p.law.rollback_worse == d.rollback_worse);
+	assert_true(p.enabled[POLICY_CTL_QLIMIT] && p.enabled[POLICY_CTL_POLLING] &&
+		    p.enabled[POLICY_CTL_ZEROCOPY]);
+}
+
+/* what GET /v1/policy shows is what PUT takes: `vqtunectl policy set` depends on it */
+static void test_round_trip(void **state)
+{
+	static const char *const files[] = { "balanced", "latency", "throughput" };
+	struct policy p, q;
+	json_t *a, *b;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		load_shipped(files[i], &p);
+		a = policy_to_json(&p);
+		assert_int_equal(policy_validate(a, NULL, 0, &q, &errs), 0);
+		b = policy_to_json(&q);
+		assert_true(json_equal(a, b));
+		assert_int_equal(q.law.latency_target_ns, p.law.latency_target_ns);
+		json_decref(a);
+		json_decref(b);
+	}
+}
+
+static void test_unknown_fields(void **state)
+{
+	struct policy p;
+	const char *t =
+		"{\n"
+		"\t\"name\": \"x\",\n"
+		"\t\"colour\": 1,\n"
+		"\t\"controllers\": { \"qlimit\": { \"bql_limit_max\": { \"max_bytez\": 5 } } }\n"
+		"}\n";
+
+	assert_int_equal(validate(t, &p), 400);
+	assert_int_equal(errs.n, 2);
+	expect_error(0, 400, "colour", 3, 2, "unknown field (known: name, mode, select, "
+		     "objective, controllers, guard)");
+	expect_error(1, 400, "controllers.qlimit.bql_limit_max.max_bytez", 4, 50,
+		     "unknown field (known: min_bytes, max_bytes, step_max_bytes)");
+}
+
+static void test_wrong_types(void **state)
+{
+	struct policy p;
+	const char *t =
+		"{\"objective\": {\"latency_target_us\": \"50\", \"event_budget_per_s\": 2.5e4},\n"
+		" \"guard\": {\"cooldown_ticks\": 2.0, \"hysteresis_pct\": 3},\n"
+		" \"controllers\": {\"polling\": {\"enabled\": 1}}, \"select\": {\"names\": \"eth*\"}}";
+
+	assert_int_equal(validate(t, &p), 400);
+	assert_int_equal(errs.n, 4);
+	/* in the order validation walks the schema; files print them in text order */
+	expect_error(0, 400, "select.names", 3, 66, "must be an array of strings, not a string");
+	expect_error(1, 400, "objective.latency_target_us", 1, 37,
+		     "must be an integer, not a string");
+	expect_error(2, 400, "controllers.polling.enabled", 3, 41,
+		     "must be true or false, not an integer");
+	expect_error(3, 400, "guard.cooldown_ticks", 2, 30, "must be an integer, not a real (2)");
+	/* reals where reals are allowed, and integers there too */
+	t = "{\"objective\": {\"event_budget_per_s\": 2.5e4}, \"guard\": {\"hysteresis_pct\": 3}}";
+	assert_int_equal(validate(t, &p), 0);
+	assert_true(p.law.event_budget_per_s == 25000.0);
+	assert_true(p.law.hysteresis == 0.03);
+}
+
+static void test_ranges_and_inverted(void **state)
+{
+	struct policy p;
+	const char *t =
+		"{\n"
+		"\t\"name\": \"x\",\n"
+		"\t\"controllers\": {\n"
+		"\t\t\"qlimit\": {\n"
+		"\t\t\t\"bql_limit_max\": { \"min_bytes\": 4000, \"max_bytes\": 1000 },\n"
+		"\t\t\t\"target_delay_us\": 0\n"
+		"\t\t}\n"
+		"\t},\n"
+		"\t\"guard\": { \"osc_reversals_max\": 17 }\n"
+		"}\n";
+
+	assert_int_equal(validate(t, &p), 422);
+	assert_int_equal(errs.n, 3);
+	expect_error(0, 422, "controllers.qlimit.target_delay_us", 6, 23,
+		     "0 is below the minimum 1");
+	expect_error(1, 422, "controllers.qlimit.bql_limit_max.max_bytes", 5, 55,
+		     "1000 is below min_bytes 4000");
+	expect_error(2, 422, "guard.osc_reversals_max", 9, 34, "17 is above the maximum 16");
+	/* only min given, above the default max: the min is blamed */
+	t = "{\"controllers\":{\"polling\":{\"rx_usecs\":{\"min_us\":600}}}}";
+	assert_int_equal(validate(t, &p), 422);
+	expect_error(0, 422, "controllers.polling.rx_usecs.min_us", 1, 49,
+		     "600 is above max_us 500");
+	/* limit_min's range entirely above limit_max's */
+	t = "{\"controllers\":{\"qlimit\":{\"bql_limit_max\":{\"max_bytes\":5000},"
+	    "\"bql_limit_min\":{\"min_bytes\":6000,\"max_bytes\":8000}}}}";
+	assert_int_equal(validate(t, &p), 422);
+	assert_int_equal(errs.n, 1);
+	expect_error(0, 422, "controllers.qlimit.bql_limit_min.min_bytes", 1, 91,
+		     "6000 is above bql_limit_max.max_bytes 5000: limit_min could never be reached");
+}
+
+static void test_select(void **state)
+{
+	struct policy p;
+	const char *t = "{\"select\": {\"drivers\": [\"veth\", \"virtio_net\"], "
+			"\"names\": [\"lab*\"], \"netns\": [\"\", \"lab\"]}}";
+
+	assert_int_equal(validate(t, &p), 0);
+	assert_true(policy_selects(&p, "veth", "lab0", ""));
+	assert_true(policy_selects(&p, "virtio_net", "lab-x", "lab"));
+	assert_false(policy_selects(&p, "e1000", "lab0", ""));
+	assert_false(policy_selects(&p, "veth", "eth0", ""));
+	assert_false(policy_selects(&p, "veth", "lab0", "other"));
+	policy_defaults(&p);
+	assert_true(policy_selects(&p, "anything", "any", "ns"));
+	t = "{\"select\": {\"drivers\": [\"\"], \"names\": [\"a\", 1]}}";
+	assert_int_equal(validate(t, &p), 422);
+	expect_error(0, 422, "select.drivers[0]", 1, 25, "must be 1..63 bytes, not 0");
+	expect_error(1, 400, "select.names[1]", 1, 45, "must be a string, not an integer");
+}
+
+/* mode advise/active validate, and the one gate refuses them in this build */
+static void test_mode_gate(void **state)
+{
+	struct policy p;
+	json_t *obj = json_pack("{s:s, s:s}", "name", "a", "mode", "active"), *err = NULL, *e;
+	const char *t = "{\n  \"name\": \"a\",\n  \"mode\": \"advise\"\n}";
+
+	assert_int_equal(validate(t, &p), 0);
+	assert_string_equal(p.mode, "advise");
+	assert_int_equal(policy_refuse_unsupported(&p, t, strlen(t), &errs), 422);
+	assert_string_equal(errs.e[0].code, "unsupported");
+	assert_string_equal(errs.e[0].field, "mode");
+	assert_int_equal(errs.e[0].line, 3);
+	assert_int_equal(errs.e[0].column, 11);
+	assert_int_equal(policy_parse(obj, &p, &err), 422);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "code")), "unsupported");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "mode");
+	json_decref(err);
+	json_decref(obj);
+	obj = json_pack("{s:s}", "mode", "fast");
+	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	json_decref(err);
+	json_decref(obj);
+	policy_defaults(&p);
+	assert_int_equal(policy_refuse_unsupported(&p, NULL, 0, &errs), 0);
+}
+
+/* an API body: the error names the path; several errors say how many more */
+static void test_api_errors(void **state)
+{
+	struct policy p;
+	json_t *obj = json_loads("{\"guard\": {\"hold_ticks\": -1, \"x\": 1}}", 0, NULL);
+	json_t *err = NULL, *e;
+
+	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "guard.x");
+	assert_string_equal(json_string_value(json_object_get(e, "message")),
+			    "guard.x: unknown field (known: cooldown_ticks, settle_ticks, hold_ticks, "
+			    "osc_window_ticks, osc_reversals_max, hysteresis_pct, step_factor_max, "
+			    "rollback_worse_pct) (and 1 more error)");
+	json_decref(err);
+	json_decref(obj);
+	/* a key with an escape sequence is shown without its control character */
+	obj = json_loads("{\"a\\u001b[31m\": 1}", 0, NULL);
+	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "a?[31m");
+	json_decref(err);
+	json_decref(obj);
+	obj = json_integer(3);
+	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	json_decref(obj);
+	json_decref(err);
+}
+
+/* a bad file changes nothing; a good one replaces the policy whole */
+static void test_load_atomic(void **state)
+{
+	const char *bad = "{\"name\": \"bad\", \"guard\": {\"cooldown_ticks\": 5, \"hold_ticks\": \"x\"}}";
+	const char *good = "{\"name\": \"good\", \"guard\": {\"cooldown_ticks\": 5}}";
+	const char *act = "{\"name\": \"act\", \"mode\": \"active\"}";
+
+	assert_string_equal(policy_get()->name, "observe");
+	assert_int_equal(policy_load_file(tmp_file(bad)), -EINVAL);
+	unlink(tmp_path);
+	assert_string_equal(policy_get()->name, "observe");
+	assert_int_equal(policy_get()->law.cooldown_ticks, 2);
+	assert_int_equal(policy_load_file(tmp_file(act)), -EINVAL);
+	unlink(tmp_path);
+	assert_string_equal(policy_get()->name, "observe");
+	assert_int_equal(policy_load_file(tmp_file("{\"name\": ")), -EINVAL);
+	unlink(tmp_path);
+	assert_int_equal(policy_load_file("/nonexistent/policy.json"), -ENOENT);
+	assert_int_equal(policy_load_file(tmp_file(good)), 0);
+	unlink(tmp_path);
+	assert_string_equal(policy_get()->name, "good");
+	assert_int_equal(policy_get()->law.cooldown_ticks, 5);
+	assert_int_equal(policy_get()->law.hold_ticks, 30);
+}
+
+/* --check-policy: every mode validates; errors are FILE:LINE:COL: FIELD: MESSAGE in order */
+static void test_check_file(void **state)
+{
+	const char *t = "{\n\t\"mode\": \"active\",\n\t\"guard\": {\"settle_ticks\": 0},\n"
+			"\t\"bogus\": true\n}\n";
+	char path[64], out[1024], want[1024];
+	FILE *f = tmpfile();
+	size_t n;
+
+	assert_int_equal(policy_check_file(tmp_file("{\"mode\": \"active\"}"), f), 0);
+	unlink(tmp_path);
+	snprintf(path, sizeof(path), "%s", tmp_file(t));
+	assert_int_equal(policy_check_file(path, f), -EINVAL);
+	unlink(path);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "%s:3:28: guard.settle_ticks: 0 is below the minimum 1\n"
+		 "%s:4:2: bogus: unknown field (known: name, mode, select, objective, controllers, "
+		 "guard)\n", path, path);
+	assert_string_equal(out, want);
+}
+
+static void test_scanner(void **state)
+{
+	/* escaped keys, strings holding brackets and quotes, UTF-8 counted as characters */
+	const char *t = "{\"a\\\"}\": [1, {\"x\": \"]}\\\\\"}], \"\\u006eame\": \"\xc3\xa9\xc3\xa9\","
+			" \"b\": {\"c\": [true, [2, 3], {\"d\": null}]}}";
+	const char *seg[4];
+	int idx[4] = { 0 }, line, col;
+
+	seg[0] = "name";
+	assert_int_equal(policy_text_pos(t, strlen(t), seg, idx, 1, false, &line, &col), 0);
+	assert_int_equal(line, 1);
+	assert_int_equal(col, 43);
+	assert_int_equal(policy_text_pos(t, strlen(t), seg, idx, 1, true, &line, &col), 0);
+	assert_int_equal(col, 30);
+	seg[0] = "b", seg[1] = "c", seg[2] = NULL, idx[2] = 2, seg[3] = "d";
+	assert_int_equal(policy_text_pos(t, strlen(t), seg, idx, 4, false, &line, &col), 0);
+	assert_int_equal(col, 81);	/* 83 if UTF-8 bytes were counted */
+	seg[0] = "a\"}";
+	assert_int_equal(policy_text_pos(t, strlen(t), seg, idx, 1, false, &line, &col), 0);
+	assert_int_equal(col, 10);
+	seg[0] = "missing";
+	assert_int_equal(policy_text_pos(t, strlen(t), seg, idx, 1, false, &line, &col), -ENOENT);
+	seg[0] = "b", seg[1] = "c", idx[2] = 7;
+	assert_int_equal(policy_text_pos(t, strlen(t), seg, idx, 3, false, &line, &col), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped_valid),
+		cmocka_unit_test(test_balanced_is_defaults),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_unknown_fields),
+		cmocka_unit_test(test_wrong_types),
+		cmocka_unit_test(test_ranges_and_inverted),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_mode_gate),
+		cmocka_unit_test(test_api_errors),
+		cmocka_unit_test(test_load_atomic),
+		cmocka_unit_test(test_check_file),
+		cmocka_unit_test(test_scanner),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
