@@ -11,7 +11,8 @@
  * and "%FF" reaches view_* as the byte 0xFF. Query parameters are decoded by MHD.
  *
  * The pure parsing helpers live in http_parse.c, the listening sockets and the token file in
- * api_sock.c; this file is the MHD glue, routing and auth.
+ * api_sock.c, reply queueing in api_reply.c, query parameters in api_args.c; this file is
+ * the MHD glue, routing and auth.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "api_args.h"
+#include "api_reply.h"
 #include "api_sock.h"
 #include "apierr.h"
 #include "http_parse.h"
@@ -44,9 +47,6 @@
 #define API_DISCARD_MAX_BYTES	(1024 * 1024)
 /* MHD_run() passes per api_run(): drains connections MHD left ready without starving the loop. */
 #define API_RUN_MAX_PASSES	4
-/* GET /v1/events limits (docs/api.md) */
-#define API_EVENTS_LIMIT_DEFAULT	1000
-#define API_EVENTS_LIMIT_MAX		10000
 /* Longest "Allow" value: every method name once. */
 #define API_ALLOW_MAX_BYTES	64
 /* Longest MHD log line kept. */
@@ -61,10 +61,6 @@
 /* Authorization scheme and WWW-Authenticate challenge (RFC 6750 2.1, 3) */
 #define API_BEARER		"Bearer "
 #define API_AUTH_REALM		"Bearer realm=\"vqtuned\""
-
-#define API_CT_JSON		HTTP_MEDIA_JSON
-#define API_CT_TEXT		"text/plain; charset=utf-8"
-#define API_CT_PROM		"text/plain; version=0.0.4; charset=utf-8"
 
 struct listener {
 	struct MHD_Daemon *mhd;
@@ -106,83 +102,10 @@ struct route {
 	const char *segs[API_PATH_MAX_SEGS];	/* NULL-terminated; ARG captures one segment */
 	int id;			/* enum route_id */
 	enum route_body body;
+	const char *const *args;	/* query parameters it takes; NULL: any at all */
 };
 
 #define ARG	"*"
-
-/* ---- replies ---- */
-
-static enum MHD_Result queue_buf(struct MHD_Connection *c, int status, const char *ctype,
-				 char *buf, size_t len, const char *hdr, const char *hval)
-{
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
-
-	resp = MHD_create_response_from_buffer(len, buf, MHD_RESPMEM_MUST_FREE);
-	if (!resp) {
-		free(buf);
-		return MHD_NO;
-	}
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
-	if (hdr)
-		MHD_add_response_header(resp, hdr, hval);
-	ret = MHD_queue_response(c, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
-}
-
-/* Steals @j. */
-static enum MHD_Result queue_json(struct MHD_Connection *c, int status, json_t *j,
-				  const char *hdr, const char *hval)
-{
-	char *s = json_dumps(j, JSON_COMPACT);
-
-	json_decref(j);
-	if (!s)
-		return MHD_NO;
-	return queue_buf(c, status, API_CT_JSON, s, strlen(s), hdr, hval);
-}
-
-static enum MHD_Result __attribute__((format(printf, 6, 0)))
-reply_verr(struct MHD_Connection *c, int status, const char *hdr, const char *hval,
-	   const char *code, const char *fmt, va_list ap)
-{
-	char msg[API_LOG_MAX_BYTES];
-	json_t *e;
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	e = apierr_new(code, NULL, "%s", msg);
-	if (!e)
-		return MHD_NO;
-	return queue_json(c, status, e, hdr, hval);
-}
-
-/* An error object reply (docs/api.md "Errors"). */
-static enum MHD_Result __attribute__((format(printf, 4, 5)))
-reply_err(struct MHD_Connection *c, int status, const char *code, const char *fmt, ...)
-{
-	enum MHD_Result ret;
-	va_list ap;
-
-	va_start(ap, fmt);
-	ret = reply_verr(c, status, NULL, NULL, code, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-/* The same with one extra header (Allow, WWW-Authenticate). */
-static enum MHD_Result __attribute__((format(printf, 6, 7)))
-reply_err_hdr(struct MHD_Connection *c, int status, const char *hdr, const char *hval,
-	      const char *code, const char *fmt, ...)
-{
-	enum MHD_Result ret;
-	va_list ap;
-
-	va_start(ap, fmt);
-	ret = reply_verr(c, status, hdr, hval, code, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 /* ---- routes: HTTP in, view_* out ---- */
 
@@ -191,42 +114,28 @@ enum route_id {
 	R_POLICY_GET, R_POLICY_PUT, R_EVENTS, R_RESTORE, R_METRICS, R_HEALTHZ,
 };
 
+/* Query parameters per route (docs/api.md); NULL: any, as scrapers add their own. */
+static const char *const args_none[] = { NULL };
+static const char *const args_events[] = { "since", "limit", NULL };
+static const char *const args_queue[] = { "queue", NULL };
+
 static const struct route routes[] = {
-	{ "GET",    { "v1", "status" }, R_STATUS, BODY_OPTIONAL },
-	{ "GET",    { "v1", "devices" }, R_DEVICES, BODY_OPTIONAL },
-	{ "GET",    { "v1", "devices", ARG }, R_DEVICE, BODY_OPTIONAL },
-	{ "GET",    { "v1", "devices", ARG, "queues" }, R_QUEUES, BODY_OPTIONAL },
-	{ "PUT",    { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_SET, BODY_REQUIRED },
-	{ "DELETE", { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_RELEASE, BODY_OPTIONAL },
-	{ "POST",   { "v1", "devices", ARG, "pause" }, R_PAUSE, BODY_OPTIONAL },
-	{ "POST",   { "v1", "devices", ARG, "resume" }, R_RESUME, BODY_OPTIONAL },
-	{ "GET",    { "v1", "policy" }, R_POLICY_GET, BODY_OPTIONAL },
-	{ "PUT",    { "v1", "policy" }, R_POLICY_PUT, BODY_REQUIRED },
-	{ "GET",    { "v1", "events" }, R_EVENTS, BODY_OPTIONAL },
-	{ "POST",   { "v1", "restore" }, R_RESTORE, BODY_OPTIONAL },
-	{ "GET",    { "metrics" }, R_METRICS, BODY_OPTIONAL },
-	{ "GET",    { "healthz" }, R_HEALTHZ, BODY_OPTIONAL },
+	{ "GET",    { "v1", "status" }, R_STATUS, BODY_OPTIONAL, args_none },
+	{ "GET",    { "v1", "devices" }, R_DEVICES, BODY_OPTIONAL, args_none },
+	{ "GET",    { "v1", "devices", ARG }, R_DEVICE, BODY_OPTIONAL, args_none },
+	{ "GET",    { "v1", "devices", ARG, "queues" }, R_QUEUES, BODY_OPTIONAL, args_none },
+	{ "PUT",    { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_SET, BODY_REQUIRED, args_none },
+	{ "DELETE", { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_RELEASE, BODY_OPTIONAL,
+	  args_queue },
+	{ "POST",   { "v1", "devices", ARG, "pause" }, R_PAUSE, BODY_OPTIONAL, args_none },
+	{ "POST",   { "v1", "devices", ARG, "resume" }, R_RESUME, BODY_OPTIONAL, args_none },
+	{ "GET",    { "v1", "policy" }, R_POLICY_GET, BODY_OPTIONAL, args_none },
+	{ "PUT",    { "v1", "policy" }, R_POLICY_PUT, BODY_REQUIRED, args_none },
+	{ "GET",    { "v1", "events" }, R_EVENTS, BODY_OPTIONAL, args_events },
+	{ "POST",   { "v1", "restore" }, R_RESTORE, BODY_OPTIONAL, args_none },
+	{ "GET",    { "metrics" }, R_METRICS, BODY_OPTIONAL, NULL },
+	{ "GET",    { "healthz" }, R_HEALTHZ, BODY_OPTIONAL, NULL },
 };
-
-/* GET /v1/events?since=ID&limit=N: both optional, checked here, named when wrong. */
-static int route_events(struct MHD_Connection *c, json_t **out)
-{
-	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
-	const char *l = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
-	uint64_t since = 0, limit = API_EVENTS_LIMIT_DEFAULT;
-
-	if (s && http_parse_u64(s, &since)) {
-		*out = apierr_new(VQ_ERR_BAD_REQUEST, "since",
-				  "since: must be a non-negative integer");
-		return MHD_HTTP_BAD_REQUEST;
-	}
-	if (l && (http_parse_u64(l, &limit) || limit < 1 || limit > API_EVENTS_LIMIT_MAX)) {
-		*out = apierr_new(VQ_ERR_BAD_REQUEST, "limit",
-				  "limit: must be an integer from 1 to %d", API_EVENTS_LIMIT_MAX);
-		return MHD_HTTP_BAD_REQUEST;
-	}
-	return view_events(since, (unsigned int)limit, out);
-}
 
 /* GET /metrics: Prometheus text, or a JSON 500 when the view has none. */
 static void route_metrics(struct reply *rep)
@@ -241,64 +150,14 @@ static void route_metrics(struct reply *rep)
 	}
 }
 
-/* Query parameters a route understands; any other, or one given twice, is refused. */
-struct args_check {
-	const char *const *allowed;
-	unsigned int seen;		/* bit per allowed name */
-	const char *bad;		/* first offending name */
-	bool dup;
-};
-
-static enum MHD_Result args_iter(void *cls, enum MHD_ValueKind kind, const char *key,
-				 const char *value)
-{
-	struct args_check *a = cls;
-	unsigned int i;
-
-	(void)kind;
-	(void)value;
-	for (i = 0; a->allowed[i]; i++) {
-		if (strcmp(a->allowed[i], key))
-			continue;
-		if (a->seen & (1u << i)) {
-			a->bad = key;
-			a->dup = true;
-			return MHD_NO;
-		}
-		a->seen |= 1u << i;
-		return MHD_YES;
-	}
-	a->bad = key;
-	return MHD_NO;
-}
-
-static int args_ok(struct MHD_Connection *c, enum route_id id, json_t **out)
-{
-	static const char *const none[] = { NULL };
-	static const char *const events[] = { "since", "limit", NULL };
-	static const char *const release[] = { "queue", NULL };
-	struct args_check a = { .allowed = id == R_EVENTS ? events :
-					   id == R_KNOB_RELEASE ? release : none };
-
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, args_iter, &a);
-	if (!a.bad)
-		return 1;
-	if (a.dup)
-		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: given more than once", a.bad);
-	else
-		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: not a parameter of this route",
-				  a.bad);
-	return 0;
-}
-
 static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struct reply *rep)
 {
 	const char *dev = r->arg[0], *knob = r->arg[1], *q;
 	json_t **out = &rep->json;
+	unsigned int limit;
+	uint64_t since;
 
-	/* /metrics and /healthz are scraped by tools that may add their own parameters */
-	if (r->route->id != R_METRICS && r->route->id != R_HEALTHZ &&
-	    !args_ok(c, r->route->id, out)) {
+	if (r->route->args && !api_args_ok(c, r->route->args, out)) {
 		rep->status = MHD_HTTP_BAD_REQUEST;
 		return;
 	}
@@ -316,7 +175,11 @@ static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struc
 	case R_RESUME:		rep->status = view_pause(dev, 0, out); break;
 	case R_POLICY_GET:	rep->status = view_policy_get(out); break;
 	case R_POLICY_PUT:	rep->status = view_policy_put(b, out); break;
-	case R_EVENTS:		rep->status = route_events(c, out); break;
+	case R_EVENTS:
+		rep->status = api_args_events(c, &since, &limit, out);
+		if (!rep->status)
+			rep->status = view_events(since, limit, out);
+		break;
 	case R_RESTORE:		rep->status = view_restore(out); break;
 	case R_METRICS:		route_metrics(rep); break;
 	case R_HEALTHZ:
@@ -385,8 +248,8 @@ static int check_write(const struct listener *l, struct MHD_Connection *c, enum 
 	if (l->write_ok)
 		return 0;
 	if (!l->token) {
-		*ret = reply_err(c, MHD_HTTP_FORBIDDEN, VQ_ERR_FORBIDDEN,
-				 "this listener is read-only; write through the unix socket");
+		*ret = api_reply_err(c, MHD_HTTP_FORBIDDEN, VQ_ERR_FORBIDDEN,
+				     "this listener is read-only; write through the unix socket");
 		return -EPERM;
 	}
 	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
@@ -396,14 +259,14 @@ static int check_write(const struct listener *l, struct MHD_Connection *c, enum 
 		tok += strspn(tok, " ");
 		if (http_token_equal(tok, strlen(tok), l->token, l->token_len))
 			return 0;
-		*ret = reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-				     API_AUTH_REALM ", error=\"invalid_token\"",
-				     VQ_ERR_UNAUTHORIZED, "bearer token does not match");
+		*ret = api_reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+					 API_AUTH_REALM ", error=\"invalid_token\"",
+					 VQ_ERR_UNAUTHORIZED, "bearer token does not match");
 		return -EACCES;
 	}
-	*ret = reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-			     API_AUTH_REALM, VQ_ERR_UNAUTHORIZED,
-			     "writes on this listener need a bearer token");
+	*ret = api_reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+				 API_AUTH_REALM, VQ_ERR_UNAUTHORIZED,
+				 "writes on this listener need a bearer token");
 	return -EACCES;
 }
 
@@ -424,15 +287,15 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 		err = 0;
 	}
 	if (err == -EINVAL)
-		return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
-				 "malformed percent-encoding in the path");
+		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
+				     "malformed percent-encoding in the path");
 	r->route = err ? NULL : route_find(r, method, allow, sizeof(allow));
 	if (!r->route && !err && allow[0])
-		return reply_err_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, MHD_HTTP_HEADER_ALLOW, allow,
-				     VQ_ERR_METHOD_NOT_ALLOWED,
-				     "method %s not allowed here; allowed: %s", method, allow);
+		return api_reply_err_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, MHD_HTTP_HEADER_ALLOW,
+					 allow, VQ_ERR_METHOD_NOT_ALLOWED,
+					 "method %s not allowed here; allowed: %s", method, allow);
 	if (!r->route)
-		return reply_err(c, MHD_HTTP_NOT_FOUND, VQ_ERR_NOT_FOUND, "no such route");
+		return api_reply_err(c, MHD_HTTP_NOT_FOUND, VQ_ERR_NOT_FOUND, "no such route");
 	if (route_is_write(r->route) && check_write(l, c, &ret))
 		return ret;
 
@@ -440,13 +303,13 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 					 MHD_HTTP_HEADER_TRANSFER_ENCODING);
 	if (cl && (http_parse_u64(cl, &len) || len > VQ_API_BODY_MAX_BYTES))
-		return reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
-				 "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
+		return api_reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
+				     "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
 	r->has_body = len > 0 || te;
 	if (r->has_body && !http_ctype_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						MHD_HTTP_HEADER_CONTENT_TYPE)))
-		return reply_err(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, VQ_ERR_UNSUPPORTED_MEDIA,
-				 "request body must be Content-Type: %s", API_CT_JSON);
+		return api_reply_err(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, VQ_ERR_UNSUPPORTED_MEDIA,
+				     "request body must be Content-Type: %s", API_CT_JSON);
 	return MHD_YES;
 }
 
@@ -491,38 +354,39 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 	json_error_t jerr;
 
 	if (r->too_large)
-		return reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
-				 "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
+		return api_reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
+				     "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
 	if (r->len) {
 		if (!http_json_depth_ok(r->body, r->len, VQ_API_JSON_MAX_DEPTH))
-			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
-					 "JSON nesting is deeper than the limit of %d",
-					 VQ_API_JSON_MAX_DEPTH);
+			return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+					     "JSON nesting is deeper than the limit of %d",
+					     VQ_API_JSON_MAX_DEPTH);
 		body = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!body)
-			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
-					 "line %d column %d: %s", jerr.line, jerr.column,
-					 jerr.text);
+			return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+					     "line %d column %d: %s", jerr.line, jerr.column,
+					     jerr.text);
 		if (!json_is_object(body)) {
 			json_decref(body);
-			return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
-					 "request body must be a JSON object");
+			return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+					     "request body must be a JSON object");
 		}
 	} else if (r->route->body == BODY_REQUIRED) {
-		return reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
-				 "this request needs a JSON object body");
+		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
+				     "this request needs a JSON object body");
 	}
 	route_call(r, c, body, &rep);
 	json_decref(body);
 	if (rep.text)
-		return queue_buf(c, rep.status, rep.ctype, rep.text, rep.text_len, NULL, NULL);
+		return api_reply_buf(c, rep.status, rep.ctype, rep.text, rep.text_len, NULL, NULL);
 	if (!rep.json || rep.status < API_STATUS_MIN || rep.status > API_STATUS_MAX) {
 		json_decref(rep.json);
 		log_err("api: %s handler gave no reply (status %d)", r->route->method,
 			rep.status);
-		return reply_err(c, MHD_HTTP_INTERNAL_SERVER_ERROR, VQ_ERR_INTERNAL, "no reply");
+		return api_reply_err(c, MHD_HTTP_INTERNAL_SERVER_ERROR, VQ_ERR_INTERNAL,
+				     "no reply");
 	}
-	return queue_json(c, rep.status, rep.json, NULL, NULL);
+	return api_reply_json(c, rep.status, rep.json, NULL, NULL);
 }
 
 static enum MHD_Result req_access(void *cls, struct MHD_Connection *c, const char *url,

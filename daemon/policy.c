@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * policy: the schema of policies/README.md, validated into struct policy (law.h's
- * struct law_policy plus selection, mode and per-law switches) and shown back as JSON; the
- * gate of what this build can honour. The installed policy and files: policy_state.c.
+ * struct law_policy plus selection, mode and per-law switches); the gate of what this build
+ * can honour. The installed policy and files: policy_state.c.
  *
- * The schema is tables: plain numbers per section (pnums) and per-knob bounds (pknobs, one
- * per enum law_knob), so a field is added in one line and the README table beside it.
+ * The schema is tables (policy_schema.c, which also shows a policy back as JSON): plain
+ * numbers per section (pnums) and per-knob bounds (pknobs, one per enum law_knob), so a
+ * field is added in one line and the README table beside it.
  * Every error is collected (a policy is rejected whole, and an operator fixes all at once)
  * with its field path and, when the text is known, the line and column of the offending
  * key or value (policy_pos.c).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "log.h"
 #include "policy.h"
+#include "policy_schema.h"
 #include "vqtune_api.h"
 
 /*
@@ -32,107 +33,6 @@
 #define POLICY_PATH_DEPTH	6
 /* the bound of a field list printed in an "unknown field" message */
 #define POLICY_FIELDS_MAX	16
-
-/* Knob ranges as the knob table (knob.c) and vqpair (include/vqpair.h) accept them. */
-#define HARD_BQL_MAX_BYTES	1879048192LL	/* DQL_MAX_LIMIT */
-#define HARD_RING_MAX		4294967295LL	/* ethtool ring sizes are u32 */
-#define HARD_RX_USECS_MAX	100000LL	/* knob.c COALESCE_USECS_MAX */
-#define HARD_RX_FRAMES_MAX	65535LL		/* knob.c COALESCE_FRAMES_MAX */
-#define HARD_DEFER_MAX		2147483647LL	/* netdev.yaml: S32_MAX */
-#define HARD_GRO_MAX_NS		1000000000LL	/* knob.c NAPI_TIMEOUT_MAX_NS */
-#define HARD_BUSYLOOP_MAX_US	1000LL		/* vqpair busyloop-us */
-#define HARD_ZC_MIN_MAX_BYTES	65536LL		/* vqpair zerocopy-min-bytes */
-#define HARD_ZC_PENDING_MAX	1024LL		/* vqpair zerocopy-max-pending, VHOST_MAX_PEND */
-/* 1 s: a queueing or completion target longer than this is not a latency target */
-#define TARGET_MAX_US		1000000.0
-/* 10M events/s: more than one CPU can take; a larger budget means "no budget" */
-#define EVENT_BUDGET_MAX	10000000.0
-/* 1 hour / 1 day of 1 s ticks: longer windows mean the guard is effectively off */
-#define TICKS_MAX		3600.0
-#define HOLD_TICKS_MAX		86400.0
-/* a step that multiplies a knob by more than 16 skips the range a law has to search */
-#define STEP_FACTOR_MAX		16.0
-
-enum ptype { PT_U32, PT_U64, PT_I64, PT_DBL };
-
-/* A number of a section: stored = file * mul / div (us -> ns: mul 1000; pct: div 100). */
-struct pnum {
-	const char *key;
-	enum ptype type;
-	bool real;		/* JSON reals accepted; otherwise integers only */
-	double min, max;	/* range, in the file's unit */
-	double mul, div;
-	size_t off;		/* in struct policy */
-};
-
-#define LAWF(f)		offsetof(struct policy, law.f)
-static const struct pnum objective_nums[] = {
-	{ "latency_target_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(latency_target_ns) },
-	{ "event_budget_per_s", PT_DBL, true, 1, EVENT_BUDGET_MAX, 1, 1, LAWF(event_budget_per_s) },
-	{ "throughput_floor_pct", PT_U32, false, 0, 100, 1, 1,
-	  offsetof(struct policy, throughput_floor_pct) },
-	{ 0 }
-};
-static const struct pnum qlimit_nums[] = {
-	{ "target_delay_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(qlimit_target_delay_ns) },
-	{ 0 }
-};
-static const struct pnum polling_nums[] = {
-	{ "busyloop_hit_value_us", PT_U64, false, 0, TARGET_MAX_US, 1000, 1,
-	  LAWF(busyloop_hit_value_ns) },
-	{ 0 }
-};
-static const struct pnum zerocopy_nums[] = {
-	{ "latency_target_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(zc_latency_target_ns) },
-	{ "breakeven_bytes", PT_I64, false, 0, HARD_ZC_MIN_MAX_BYTES, 1, 1, LAWF(zc_breakeven_bytes) },
-	{ 0 }
-};
-static const struct pnum guard_nums[] = {
-	{ "cooldown_ticks", PT_U32, false, 0, TICKS_MAX, 1, 1, LAWF(cooldown_ticks) },
-	{ "settle_ticks", PT_U32, false, 1, TICKS_MAX, 1, 1, LAWF(settle_ticks) },
-	{ "hold_ticks", PT_U32, false, 0, HOLD_TICKS_MAX, 1, 1, LAWF(hold_ticks) },
-	{ "osc_window_ticks", PT_U32, false, 1, TICKS_MAX, 1, 1, LAWF(osc_window_ticks) },
-	/* the guard keeps the last GUARD_REV_MAX reversals: it cannot count more */
-	{ "osc_reversals_max", PT_U32, false, 1, GUARD_REV_MAX, 1, 1, LAWF(osc_reversals_max) },
-	{ "hysteresis_pct", PT_DBL, true, 0, 50, 1, 100, LAWF(hysteresis) },
-	{ "step_factor_max", PT_DBL, true, 1, STEP_FACTOR_MAX, 1, 1, LAWF(step_factor_max) },
-	{ "rollback_worse_pct", PT_DBL, true, 0, 100, 1, 100, LAWF(rollback_worse) },
-	{ 0 }
-};
-
-/* Per-knob bounds: "KEY": {"min_UNIT", "max_UNIT", "step_max_UNIT"} (discrete: min, max). */
-static const struct pknob {
-	enum law_knob k;
-	const char *key;	/* law_knob_name() with '_' */
-	enum policy_ctl ctl;
-	int64_t hard_min, hard_max;
-} pknobs[LK_NUM] = {
-	{ LK_BQL_LIMIT_MAX, "bql_limit_max", POLICY_CTL_QLIMIT, 0, HARD_BQL_MAX_BYTES },
-	{ LK_BQL_LIMIT_MIN, "bql_limit_min", POLICY_CTL_QLIMIT, 0, HARD_BQL_MAX_BYTES },
-	{ LK_TX_RING_SIZE, "tx_ring_size", POLICY_CTL_QLIMIT, 1, HARD_RING_MAX },
-	{ LK_TX_FULL_MODE, "tx_full_mode", POLICY_CTL_QLIMIT, 0, 1 },
-	{ LK_RX_USECS, "rx_usecs", POLICY_CTL_POLLING, 0, HARD_RX_USECS_MAX },
-	{ LK_RX_FRAMES, "rx_frames", POLICY_CTL_POLLING, 0, HARD_RX_FRAMES_MAX },
-	{ LK_DEFER_HARD_IRQS, "defer_hard_irqs", POLICY_CTL_POLLING, 0, HARD_DEFER_MAX },
-	{ LK_GRO_FLUSH_TIMEOUT, "gro_flush_timeout", POLICY_CTL_POLLING, 0, HARD_GRO_MAX_NS },
-	{ LK_BUSYLOOP_US, "busyloop_us", POLICY_CTL_POLLING, 0, HARD_BUSYLOOP_MAX_US },
-	{ LK_ZEROCOPY, "zerocopy", POLICY_CTL_ZEROCOPY, 0, 1 },
-	{ LK_ZEROCOPY_MIN_BYTES, "zerocopy_min_bytes", POLICY_CTL_ZEROCOPY, 0, HARD_ZC_MIN_MAX_BYTES },
-	{ LK_ZEROCOPY_MAX_PENDING, "zerocopy_max_pending", POLICY_CTL_ZEROCOPY, 1,
-	  HARD_ZC_PENDING_MAX },
-};
-
-static const struct psect {
-	const char *key;
-	enum policy_ctl ctl;
-	const struct pnum *nums;
-} ctl_sects[POLICY_CTL_NUM] = {
-	{ "qlimit", POLICY_CTL_QLIMIT, qlimit_nums },
-	{ "polling", POLICY_CTL_POLLING, polling_nums },
-	{ "zerocopy", POLICY_CTL_ZEROCOPY, zerocopy_nums },
-};
-
-static const char *const modes[] = { "observe", "advise", "active", NULL };
 
 struct pctx {
 	const char *text;
@@ -312,40 +212,13 @@ static void get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *
 		memcpy(out, s, len + 1);
 }
 
-static void store(struct policy *p, const struct pnum *f, double v)
-{
-	void *at = (char *)p + f->off;
-	double s = v * f->mul / f->div;
-
-	switch (f->type) {
-	case PT_U32: *(uint32_t *)at = (uint32_t)s; break;
-	case PT_U64: *(uint64_t *)at = (uint64_t)s; break;
-	case PT_I64: *(int64_t *)at = (int64_t)s; break;
-	case PT_DBL: *(double *)at = s; break;
-	}
-}
-
-static double load(const struct policy *p, const struct pnum *f)
-{
-	const void *at = (const char *)p + f->off;
-	double s = 0;
-
-	switch (f->type) {
-	case PT_U32: s = *(const uint32_t *)at; break;
-	case PT_U64: s = (double)*(const uint64_t *)at; break;
-	case PT_I64: s = (double)*(const int64_t *)at; break;
-	case PT_DBL: s = *(const double *)at; break;
-	}
-	return s * f->div / f->mul;
-}
-
 static void get_nums(struct pctx *c, json_t *obj, const struct pnum *nums)
 {
 	double v;
 
 	for (; nums->key; nums++)
 		if (get_num(c, obj, nums->key, nums->real, nums->min, nums->max, &v) == 1)
-			store(c->p, nums, v);
+			policy_num_store(c->p, nums, v);
 }
 
 /* A section of plain numbers (objective, guard). */
@@ -361,36 +234,15 @@ static void get_section(struct pctx *c, json_t *obj, const struct pnum *nums)
 	get_nums(c, obj, nums);
 }
 
-static bool knob_discrete(enum law_knob k)
-{
-	return !strcmp(law_knob_unit(k), "enum") || !strcmp(law_knob_unit(k), "bool");
-}
-
-/* The field names of a knob's bounds object: min_UNIT, max_UNIT, step_max_UNIT. */
-static void knob_fields(enum law_knob k, char names[3][32])
-{
-	const char *u = law_knob_unit(k);
-
-	if (knob_discrete(k)) {
-		snprintf(names[0], 32, "min");
-		snprintf(names[1], 32, "max");
-		names[2][0] = '\0';
-		return;
-	}
-	snprintf(names[0], 32, "min_%s", u);
-	snprintf(names[1], 32, "max_%s", u);
-	snprintf(names[2], 32, "step_max_%s", u);
-}
-
 static void get_knob(struct pctx *c, json_t *obj, const struct pknob *pk)
 {
 	struct law_bounds *b = &c->p->law.bounds[pk->k];
-	char f[3][32];
-	const char *allowed[4];
+	char f[POLICY_KNOB_FIELDS][POLICY_KNOB_FIELD_LEN];
+	const char *allowed[POLICY_KNOB_FIELDS + 1];
 	double span = (double)(pk->hard_max - pk->hard_min), v;
 	int got_min, got_max;
 
-	knob_fields(pk->k, f);
+	policy_knob_fields(pk->k, f);
 	allowed[0] = f[0], allowed[1] = f[1], allowed[2] = f[2][0] ? f[2] : NULL;
 	allowed[3] = NULL;
 	only_fields(c, obj, allowed);
@@ -426,8 +278,8 @@ static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
 	for (i = 0; s->nums[i].key; i++)
 		allowed[n++] = s->nums[i].key;
 	for (i = 0; i < LK_NUM; i++)
-		if (pknobs[i].ctl == s->ctl)
-			allowed[n++] = pknobs[i].key;
+		if (policy_knobs[i].ctl == s->ctl)
+			allowed[n++] = policy_knobs[i].key;
 	allowed[n] = NULL;
 	only_fields(c, obj, allowed);
 	get_bool(c, obj, "enabled", &c->p->enabled[s->ctl]);
@@ -435,13 +287,13 @@ static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
 		get_bool(c, obj, "allow_disruptive", &c->p->law.allow_disruptive);
 	get_nums(c, obj, s->nums);
 	for (i = 0; i < LK_NUM; i++) {
-		if (pknobs[i].ctl != s->ctl)
+		if (policy_knobs[i].ctl != s->ctl)
 			continue;
-		kv = get_object(c, obj, pknobs[i].key);
+		kv = get_object(c, obj, policy_knobs[i].key);
 		if (!kv)
 			continue;
-		push(c, pknobs[i].key, -1);
-		get_knob(c, kv, &pknobs[i]);
+		push(c, policy_knobs[i].key, -1);
+		get_knob(c, kv, &policy_knobs[i]);
 		pop(c);
 	}
 }
@@ -492,10 +344,10 @@ static void get_mode(struct pctx *c, json_t *v)
 	if (!json_is_string(v)) {
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be a string, not %s", jtype(v));
 	} else {
-		for (i = 0; modes[i] && strcmp(modes[i], json_string_value(v)); i++)
+		for (i = 0; policy_modes[i] && strcmp(policy_modes[i], json_string_value(v)); i++)
 			;
-		if (modes[i])
-			snprintf(c->p->mode, sizeof(c->p->mode), "%s", modes[i]);
+		if (policy_modes[i])
+			snprintf(c->p->mode, sizeof(c->p->mode), "%s", policy_modes[i]);
 		else
 			pfail(c, false, 400, VQ_ERR_INVALID_FIELD,
 			      "'%s' is not one of observe, advise, active", json_string_value(v));
@@ -548,7 +400,7 @@ static void get_policy(struct pctx *c, json_t *obj)
 	v = get_object(c, obj, "objective");
 	if (v) {
 		push(c, "objective", -1);
-		get_section(c, v, objective_nums);
+		get_section(c, v, policy_objective_nums);
 		pop(c);
 	}
 	ctl = get_object(c, obj, "controllers");
@@ -556,11 +408,11 @@ static void get_policy(struct pctx *c, json_t *obj)
 		push(c, "controllers", -1);
 		only_fields(c, ctl, ctls);
 		for (i = 0; i < POLICY_CTL_NUM; i++) {
-			v = get_object(c, ctl, ctl_sects[i].key);
+			v = get_object(c, ctl, policy_ctl_sects[i].key);
 			if (!v)
 				continue;
-			push(c, ctl_sects[i].key, -1);
-			get_controller(c, v, &ctl_sects[i]);
+			push(c, policy_ctl_sects[i].key, -1);
+			get_controller(c, v, &policy_ctl_sects[i]);
 			pop(c);
 		}
 		pop(c);
@@ -568,7 +420,7 @@ static void get_policy(struct pctx *c, json_t *obj)
 	v = get_object(c, obj, "guard");
 	if (v) {
 		push(c, "guard", -1);
-		get_section(c, v, guard_nums);
+		get_section(c, v, policy_guard_nums);
 		pop(c);
 	}
 	check_bql(c);
@@ -610,68 +462,4 @@ int policy_refuse_unsupported(const struct policy *p, const char *text, size_t l
 		      "no controller reads a throughput floor yet; use 0 in mode '%s'", p->mode);
 	}
 	return errs->n ? errs->e[0].status : 0;
-}
-
-static json_t *nums_json(const struct policy *p, const struct pnum *nums, json_t *o)
-{
-	for (; nums->key; nums++) {
-		double v = load(p, nums);
-
-		json_object_set_new(o, nums->key, nums->real ? json_real(v) :
-				    json_integer((json_int_t)llround(v)));
-	}
-	return o;
-}
-
-static json_t *select_json(const struct policy_select *s)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++)
-		json_array_append_new(a, json_string(s->v[i]));
-	return a;
-}
-
-static json_t *controller_json(const struct policy *p, const struct psect *s)
-{
-	json_t *o = json_object();
-	char f[3][32];
-	size_t i;
-
-	json_object_set_new(o, "enabled", json_boolean(p->enabled[s->ctl]));
-	if (s->ctl == POLICY_CTL_QLIMIT)
-		json_object_set_new(o, "allow_disruptive", json_boolean(p->law.allow_disruptive));
-	nums_json(p, s->nums, o);
-	for (i = 0; i < LK_NUM; i++) {
-		const struct law_bounds *b = &p->law.bounds[pknobs[i].k];
-		json_t *k;
-
-		if (pknobs[i].ctl != s->ctl)
-			continue;
-		knob_fields(pknobs[i].k, f);
-		k = json_pack("{s:I, s:I}", f[0], (json_int_t)b->min, f[1], (json_int_t)b->max);
-		if (f[2][0])
-			json_object_set_new(k, f[2], json_integer(b->step_abs_max));
-		json_object_set_new(o, pknobs[i].key, k);
-	}
-	return o;
-}
-
-json_t *policy_to_json(const struct policy *p)
-{
-	json_t *ctl = json_object();
-	int i;
-
-	if (!p)
-		p = policy_get();
-	for (i = 0; i < POLICY_CTL_NUM; i++)
-		json_object_set_new(ctl, ctl_sects[i].key, controller_json(p, &ctl_sects[i]));
-	return json_pack("{s:s, s:s, s:{s:o, s:o, s:o}, s:o, s:o, s:o}",
-			 "name", p->name, "mode", p->mode,
-			 "select", "drivers", select_json(&p->drivers),
-			 "names", select_json(&p->names), "netns", select_json(&p->netns),
-			 "objective", nums_json(p, objective_nums, json_object()),
-			 "controllers", ctl,
-			 "guard", nums_json(p, guard_nums, json_object()));
 }

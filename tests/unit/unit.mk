@@ -9,8 +9,8 @@ test_ethstats_OBJS := daemon/ethstats.c
 
 # api: HTTP layer driven by libcurl against tests/unit/fake_view.c (owner: api)
 UNIT_TESTS += api prom reqval
-test_api_OBJS := daemon/api.c daemon/api_sock.c daemon/http_parse.c daemon/apierr.c \
-		 daemon/util.c daemon/log.c tests/unit/fake_view.c
+test_api_OBJS := daemon/api.c daemon/api_args.c daemon/api_reply.c daemon/api_sock.c \
+		 daemon/http_parse.c daemon/apierr.c daemon/util.c daemon/log.c tests/unit/fake_view.c
 test_prom_OBJS := daemon/prom.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
 test_api_PKGS := libcurl
@@ -38,5 +38,5 @@ test_guard_OBJS := daemon/guard.c
 
 # policy schema, positions, gate and atomic install (owner: policy)
 UNIT_TESTS += policy
-test_policy_OBJS := daemon/policy.c daemon/policy_pos.c daemon/policy_state.c daemon/guard.c \
-		    daemon/apierr.c daemon/log.c daemon/util.c
+test_policy_OBJS := daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
+		    daemon/policy_state.c daemon/guard.c daemon/apierr.c daemon/log.c daemon/util.c

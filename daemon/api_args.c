@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * api_args: checking and parsing query parameters for api.c (contract in api_args.h).
+ * MHD has already percent-decoded names and values; nothing here allocates.
+ */
+#include <microhttpd.h>
+#include <string.h>
+
+#include "api_args.h"
+#include "apierr.h"
+#include "http_parse.h"
+#include "vqtune_api.h"
+
+/* Query parameters a route understands; any other, or one given twice, is refused. */
+struct args_check {
+	const char *const *allowed;
+	unsigned int seen;		/* bit per allowed name */
+	const char *bad;		/* first offending name */
+	bool dup;
+};
+
+static enum MHD_Result args_iter(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	struct args_check *a = cls;
+	unsigned int i;
+
+	(void)kind;
+	(void)value;
+	for (i = 0; a->allowed[i]; i++) {
+		if (strcmp(a->allowed[i], key))
+			continue;
+		if (a->seen & (1u << i)) {
+			a->bad = key;
+			a->dup = true;
+			return MHD_NO;
+		}
+		a->seen |= 1u << i;
+		return MHD_YES;
+	}
+	a->bad = key;
+	return MHD_NO;
+}
+
+bool api_args_ok(struct MHD_Connection *c, const char *const *allowed, json_t **out)
+{
+	struct args_check a = { .allowed = allowed };
+
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, args_iter, &a);
+	if (!a.bad)
+		return true;
+	if (a.dup)
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: given more than once", a.bad);
+	else
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: not a parameter of this route",
+				  a.bad);
+	return false;
+}
+
+int api_args_events(struct MHD_Connection *c, uint64_t *since, unsigned int *limit,
+		    json_t **out)
+{
+	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+	const char *l = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
+	uint64_t n = API_EVENTS_LIMIT_DEFAULT;
+
+	*since = 0;
+	if (s && http_parse_u64(s, since)) {
+		*out = apierr_new(VQ_ERR_BAD_REQUEST, "since",
+				  "since: must be a non-negative integer");
+		return MHD_HTTP_BAD_REQUEST;
+	}
+	if (l && (http_parse_u64(l, &n) || n < 1 || n > API_EVENTS_LIMIT_MAX)) {
+		*out = apierr_new(VQ_ERR_BAD_REQUEST, "limit",
+				  "limit: must be an integer from 1 to %d", API_EVENTS_LIMIT_MAX);
+		return MHD_HTTP_BAD_REQUEST;
+	}
+	*limit = (unsigned int)n;
+	return 0;
+}
