@@ -131,8 +131,7 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 		util_name_display(name, shown, sizeof(shown));
 		log_info("netns '%s' ifindex %d: %s (%s) appeared%s", ns->name, ifindex, shown,
 			 d->driver, d->managed ? ", managed" : ", observed read-only");
-	}
-	if (fresh) {
+		/* later ticks keep the counts current (ns_tick) */
 		n_tx = n_rx = 0;
 		if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
 			dev_set_queues(d, n_tx, n_rx);
