@@ -95,6 +95,7 @@ run: deps
 bench: deps
 	$(MAKE) all
 	tests/bench/run.sh
+	$(MAKE) bench-vm
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/policies \

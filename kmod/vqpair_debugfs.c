@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vqpair fault injection for tests, in debugfs only (never in the genl API the daemon uses),
+ * as netdevsim does: /sys/kernel/debug/vqpair/<pair-id>/q<N>/
+ *   completion_delay_us  hold every TX completion of the queue back this long
+ *   stall                1: the backend worker stops consuming (a stalled consumer)
+ *   drop_ppm             the backend drops packets with this probability (per million)
+ * <pair-id> is VQPAIR_A_PAIR_ID of the pair (genl PAIR_GET).
+ */
+#include <linux/debugfs.h>
+#include "vqpair_priv.h"
+
+static struct dentry *vqp_dbg_root;
+
+void vqp_debugfs_init(void)
+{
+	vqp_dbg_root = debugfs_create_dir("vqpair", NULL);
+}
+
+void vqp_debugfs_exit(void)
+{
+	debugfs_remove_recursive(vqp_dbg_root);
+}
+
+void vqp_debugfs_add(struct vqp_pair *pair)
+{
+	char name[16];
+	int i;
+
+	snprintf(name, sizeof(name), "%u", pair->id);
+	pair->dbg = debugfs_create_dir(name, vqp_dbg_root);
+	for (i = 0; i < pair->nq; i++) {
+		struct vqp_queue *q = &pair->q[i];
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "q%d", i);
+		d = debugfs_create_dir(name, pair->dbg);
+		debugfs_create_u32("completion_delay_us", 0600, d, &q->fault_delay_us);
+		debugfs_create_u32("stall", 0600, d, &q->fault_stall);
+		debugfs_create_u32("drop_ppm", 0600, d, &q->fault_drop_ppm);
+	}
+}
+
+void vqp_debugfs_del(struct vqp_pair *pair)
+{
+	debugfs_remove_recursive(pair->dbg);
+	pair->dbg = NULL;
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Builds the initramfs for one test kernel: busybox, vqpair.ko (built for that kernel),
+# veth.ko from the kernel package (bench baseline), iproute2, ethtool, iperf3, sockperf,
+# setpriv, the test client, vqtuned/vqtunectl when built, their libraries (ldd), the guest
+# test scripts and /init.
+#
+#   tests/vm/mkinitramfs.sh MODDIR KO VQPAIRCTL OUT.cpio.gz
+# MODDIR is the kernel's lib/modules/<release> directory.
+set -eu
+moddir=$1 ko=$2 ctl=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+root=$(mktemp -d "${TMPDIR:-/tmp}/vqinitrd.XXXXXX")
+chmod 755 "$root"	# mktemp makes it 0700: the guest's / must be searchable by non-root
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,var/run,lib/vqpair,tests,root}
+mknod -m 600 "$root/dev/console" c 5 1
+mknod -m 666 "$root/dev/null" c 1 3
+cp /bin/busybox "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+
+# dynamically linked tools and their libraries; iproute2 under /sbin so busybox's ip
+# applet does not shadow it (tests call /sbin/ip)
+copy_bin() {
+	local src=$1 dst=$2 lib
+	rm -f "$root$dst"	# may be a busybox applet link: never write through it
+	cp "$src" "$root$dst"
+	for lib in $(ldd "$src" | awk '/=>/ {print $3} /^\t\/lib/ {print $1}'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_bin "$(command -v ip)" /sbin/ip
+copy_bin "$(command -v ethtool)" /sbin/ethtool
+copy_bin "$(command -v iperf3)" /bin/iperf3.real
+copy_bin "$(command -v sockperf)" /bin/sockperf
+copy_bin "$(command -v setpriv)" /bin/setpriv
+copy_bin "$ctl" /bin/vqpairctl
+for b in vqtuned vqtunectl; do
+	[ -x "$top/build/$b" ] && copy_bin "$top/build/$b" "/bin/$b"
+done
+# busybox has iperf3-less applets only; keep the real binary name for scripts
+ln -sf iperf3.real "$root/bin/iperf3"
+# ld.so
+for l in /lib64/ld-linux-x86-64.so.2; do
+	mkdir -p "$root$(dirname $l)"
+	cp -L "$l" "$root$l"
+done
+
+cp "$ko" "$root/lib/vqpair/vqpair.ko"
+veth=$(find "$moddir/kernel/drivers/net" -name 'veth.ko*' | head -1)
+case $veth in
+*.xz)	xz -dc "$veth" > "$root/lib/vqpair/veth.ko" ;;
+*.zst)	zstd -qdc "$veth" > "$root/lib/vqpair/veth.ko" ;;
+?*)	cp "$veth" "$root/lib/vqpair/veth.ko" ;;
+esac
+
+cp "$here"/guest/*.sh "$root/tests/"
+cp "$here/guest/init" "$root/init"
+chmod +x "$root/init" "$root"/tests/*.sh
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/:/bin/false" >> "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+echo "127.0.0.1 localhost" > "$root/etc/hosts"
+
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"
