@@ -14,6 +14,8 @@ DATADIR		?= $(PREFIX)/share/vqtune
 UNITDIR		?= /lib/systemd/system
 SYSUSERSDIR	?= /usr/lib/sysusers.d
 TMPFILESDIR	?= /usr/lib/tmpfiles.d
+# where iproute2 looks for link_<kind>.so (its LIBDIR/ip; IP_LIB_DIR overrides at run time)
+IPLIBDIR	?= /usr/lib/ip
 BUILD		?= build
 
 CC		?= cc
@@ -34,7 +36,12 @@ CTL_SRCS	:= $(wildcard ctl/*.c)
 CTL_OBJS	:= $(CTL_SRCS:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps check check-unit check-netns check-vm run bench install clean kmod
-all: $(BUILD)/vqtuned $(BUILD)/vqtunectl
+all: $(BUILD)/vqtuned $(BUILD)/vqtunectl $(BUILD)/ip/link_vqpair.so
+
+# iproute2 plugin: `ip link add ... type vqpair peer name X` (kmod/iproute2/link_vqpair.c)
+$(BUILD)/ip/link_vqpair.so: kmod/iproute2/link_vqpair.c include/vqpair.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
 deps:
 	@scripts/deps.sh
@@ -103,6 +110,8 @@ install: all
 		$(DESTDIR)$(TMPFILESDIR)
 	install -m 0755 $(BUILD)/vqtuned $(DESTDIR)$(SBINDIR)/vqtuned
 	install -m 0755 $(BUILD)/vqtunectl $(DESTDIR)$(BINDIR)/vqtunectl
+	install -d $(DESTDIR)$(IPLIBDIR)
+	install -m 0644 $(BUILD)/ip/link_vqpair.so $(DESTDIR)$(IPLIBDIR)/link_vqpair.so
 	install -m 0644 policies/*.json $(DESTDIR)$(DATADIR)/policies/
 	install -m 0644 docs/*.8 $(DESTDIR)$(MANDIR)/man8/
 	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/vqtuned.service.in > $(BUILD)/vqtuned.service

@@ -80,8 +80,9 @@ ok "make install DESTDIR=... PREFIX=$PREFIX"
 
 # Every file the Makefile promises, and nothing else.
 expected=("$SBINDIR/vqtuned" "$BINDIR/vqtunectl" "$UNITDIR/vqtuned.service"
-	  "$SYSUSERSDIR/vqtune.conf" "$TMPFILESDIR/vqtune.conf")
+	  "$SYSUSERSDIR/vqtune.conf" "$TMPFILESDIR/vqtune.conf" "/usr/lib/ip/link_vqpair.so")
 check_file "$SBINDIR/vqtuned" 755 "$REPO/build/vqtuned"
+check_file "/usr/lib/ip/link_vqpair.so" 644 "$REPO/build/ip/link_vqpair.so"
 check_file "$BINDIR/vqtunectl" 755 "$REPO/build/vqtunectl"
 check_file "$SYSUSERSDIR/vqtune.conf" 644 "$REPO/systemd/vqtune.sysusers"
 check_file "$TMPFILESDIR/vqtune.conf" 644 "$REPO/systemd/vqtune.tmpfiles"

@@ -43,6 +43,11 @@ copy_bin "$ctl" /bin/vqpairctl
 for b in vqtuned vqtunectl; do
 	[ -x "$top/build/$b" ] && copy_bin "$top/build/$b" "/bin/$b"
 done
+# the iproute2 plugin for `ip link add ... type vqpair peer name X` (tests set IP_LIB_DIR)
+if [ -f "$top/build/ip/link_vqpair.so" ]; then
+	mkdir -p "$root/lib/ip"
+	cp "$top/build/ip/link_vqpair.so" "$root/lib/ip/"
+fi
 # busybox has iperf3-less applets only; keep the real binary name for scripts
 ln -sf iperf3.real "$root/bin/iperf3"
 # ld.so
