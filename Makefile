@@ -114,7 +114,8 @@ install: all
 	install -m 0644 $(BUILD)/ip/link_vqpair.so $(DESTDIR)$(IPLIBDIR)/link_vqpair.so
 	install -m 0644 policies/*.json $(DESTDIR)$(DATADIR)/policies/
 	install -m 0644 docs/*.8 $(DESTDIR)$(MANDIR)/man8/
-	sed 's|@SBINDIR@|$(SBINDIR)|g' systemd/vqtuned.service.in > $(BUILD)/vqtuned.service
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' \
+		systemd/vqtuned.service.in > $(BUILD)/vqtuned.service
 	install -m 0644 $(BUILD)/vqtuned.service $(DESTDIR)$(UNITDIR)/vqtuned.service
 	install -m 0644 systemd/vqtune.sysusers $(DESTDIR)$(SYSUSERSDIR)/vqtune.conf
 	install -m 0644 systemd/vqtune.tmpfiles $(DESTDIR)$(TMPFILESDIR)/vqtune.conf

@@ -183,12 +183,39 @@ void ctl_text_device(json_t *r)
 }
 
 /* Adds one queue row: counters, rates, and for TX queues tx-stop/tx-wake and BQL. */
+/*
+ * The CONTROL cell: the controller state, or per law its last decision
+ * ("qlimit=applied zerocopy=hold"), from the queue's "controller" object (docs/api.md).
+ */
+static const char *ctl_control_cell(json_t *c, char *out, size_t len)
+{
+	const char *st = json_string_value(json_object_get(c, "state")), *law;
+	json_t *l;
+	size_t used = 0;
+	int n;
+
+	out[0] = '\0';
+	if (!st)
+		return "-";
+	if (strcmp(st, "active") && strcmp(st, "advise"))
+		return st;
+	json_object_foreach(json_object_get(c, "laws"), law, l) {
+		const char *d = json_string_value(json_object_get(l, "decision"));
+
+		n = snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", law, d ? d : "-");
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	return used ? out : st;
+}
+
 static void ctl_queue_row(struct ctl_table *t, json_t *q)
 {
 	char pk[CTL_CELL_BYTES], by[CTL_CELL_BYTES], pps[CTL_CELL_BYTES], bps[CTL_CELL_BYTES];
 	char rate[CTL_CELL_BYTES], stop[CTL_CELL_BYTES], wake[CTL_CELL_BYTES];
 	char qn[CTL_CELL_BYTES], bql[CTL_CELL_BYTES * 2], lim[CTL_CELL_BYTES];
-	char inf[CTL_CELL_BYTES];
+	char inf[CTL_CELL_BYTES], ctl[CTL_CELL_BYTES * 2];
 	json_t *cnt = json_object_get(q, "counters"), *rt = json_object_get(q, "rates");
 	json_t *bq = json_object_get(q, "bql");
 	bool valid = !json_is_false(json_object_get(q, "valid"));
@@ -199,6 +226,7 @@ static void ctl_queue_row(struct ctl_table *t, json_t *q)
 		ctl_fmt_si(ctl_dbl(rt, "bytes_per_s"), bps, sizeof(bps)),
 		ctl_fmt_bitrate(ctl_dbl(rt, "bytes_per_s"), rate, sizeof(rate)),
 		ctl_num(cnt, "tx_stop", stop), ctl_num(cnt, "tx_wake", wake), bql,
+		ctl_control_cell(json_object_get(q, "controller"), ctl, sizeof(ctl)),
 		none ? "no per-queue counters" : valid ? "" : "invalid interval" };
 
 	if (bq)
@@ -213,7 +241,7 @@ void ctl_text_queues(json_t *r)
 {
 	static const char *const hdr[] = { ">QUEUE", "DIR", "SOURCE", ">PACKETS", ">BYTES",
 		">PKTS/S", ">BYTES/S", ">RATE", ">TX-STOP", ">TX-WAKE", ">BQL LIMIT/INFLIGHT",
-		"NOTE" };
+		"CONTROL", "NOTE" };
 	struct ctl_table *t = ctl_table_new(hdr, sizeof(hdr) / sizeof(hdr[0]));
 	json_t *tot = json_object_get(r, "totals"), *rt = json_object_get(tot, "rates"), *q;
 	char a[CTL_CELL_BYTES], b[CTL_CELL_BYTES], c[CTL_CELL_BYTES], d[CTL_CELL_BYTES];
@@ -246,10 +274,15 @@ void ctl_text_event_line(json_t *ev, FILE *f)
 	const char *ns = json_string_value(json_object_get(ev, "netns"));
 	const char *inst = json_string_value(json_object_get(ev, "instance"));
 
-	fprintf(f, "%s %s %s %s%s%s %s%s%s %s -> %s", ctl_num(ev, "id", id),
+	const char *law = json_string_value(json_object_get(ev, "controller"));
+	const char *dec = json_string_value(json_object_get(ev, "decision"));
+
+	/* a controller's decision: "controller qlimit applied" (docs/api.md, events) */
+	fprintf(f, "%s %s %s%s%s%s%s %s%s%s %s%s%s %s -> %s", ctl_num(ev, "id", id),
 		json_is_integer(t) ? ctl_fmt_time_ns((uint64_t)json_integer_value(t), tm,
 						     sizeof(tm)) : "-",
-		ctl_str(ev, "who"), ns && *ns ? ns : "", ns && *ns ? ":" : "",
+		ctl_str(ev, "who"), law ? " " : "", law ? law : "", dec ? " " : "", dec ? dec : "",
+		ns && *ns ? ns : "", ns && *ns ? ":" : "",
 		ctl_str(ev, "device"), ctl_str(ev, "knob"), inst && *inst ? "/" : "",
 		inst && *inst ? inst : "", ctl_num(ev, "old", o), ctl_num(ev, "new", n));
 	if (json_string_value(json_object_get(ev, "reason")))

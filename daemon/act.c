@@ -43,7 +43,15 @@ struct event {
 	uint64_t old_, new_;
 	enum act_who who;
 	char reason[256];
+	char controller[16], decision[12];	/* "" outside a controller's decision */
+	char *signals;				/* compact JSON object, or NULL */
 };
+
+/* act_context(): what the events emitted until act_context_clear() are about */
+static struct {
+	char controller[16], decision[12];
+	json_t *signals;
+} ctx;
 
 static char journal_path[4096];
 static struct entry *entries;
@@ -262,11 +270,16 @@ int act_init(const char *state_dir)
 
 void act_fini(void)
 {
+	unsigned int i;
+
 	free(entries);
 	entries = NULL;
 	n_entries = cap_entries = 0;
+	for (i = 0; events && i < ACT_EVENTS_MAX; i++)
+		free(events[i].signals);
 	free(events);
 	events = NULL;
+	act_context_clear();
 }
 
 void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
@@ -276,8 +289,13 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	char name[4 * IFNAMSIZ + 1] = "";
 	va_list ap;
 
+	free(ev->signals);
 	memset(ev, 0, sizeof(*ev));
 	ev->id = next_event_id++;
+	snprintf(ev->controller, sizeof(ev->controller), "%s", ctx.controller);
+	snprintf(ev->decision, sizeof(ev->decision), "%s", ctx.decision);
+	if (ctx.signals)
+		ev->signals = json_dumps(ctx.signals, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	ev->time_ns = util_now_ns(CLOCK_REALTIME);
 	if (dev) {
 		snprintf(ev->netns, sizeof(ev->netns), "%s", netns);
@@ -303,6 +321,19 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst, ev->reason);
 }
 
+void act_context(const char *controller, const char *decision, json_t *signals)
+{
+	snprintf(ctx.controller, sizeof(ctx.controller), "%s", controller ? controller : "");
+	snprintf(ctx.decision, sizeof(ctx.decision), "%s", decision ? decision : "");
+	json_decref(ctx.signals);
+	ctx.signals = json_incref(signals);
+}
+
+void act_context_clear(void)
+{
+	act_context(NULL, NULL, NULL);
+}
+
 uint64_t act_event_count(void)
 {
 	return next_event_id - 1;
@@ -325,10 +356,15 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 				      "knob", ev->knob, "instance", ev->inst,
 				      "queue", ev->queue >= 0 ? json_integer(ev->queue) : json_null(),
 				      "who", act_who_name(ev->who),
-				      "reason", util_json_str(ev->reason), "signals", json_object());
+				      "reason", util_json_str(ev->reason), "signals",
+				      ev->signals ? json_loads(ev->signals, 0, NULL) : json_object());
 
 		json_object_set_new(o, "old", ev->has_old ? json_integer(ev->old_) : json_null());
 		json_object_set_new(o, "new", ev->has_new ? json_integer(ev->new_) : json_null());
+		json_object_set_new(o, "controller", ev->controller[0] ?
+				    json_string(ev->controller) : json_null());
+		json_object_set_new(o, "decision", ev->decision[0] ?
+				    json_string(ev->decision) : json_null());
 		json_array_append_new(arr, o);
 		*next = id;
 	}

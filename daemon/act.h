@@ -77,6 +77,13 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
  * Events with id > @since, oldest first, at most @limit, as a JSON array. *next = the id of
  * the last one returned (@since when none): pass it as the next @since.
  */
+/*
+ * Events emitted until act_context_clear() (act_set()'s included) carry @controller
+ * ("qlimit", "polling", "zerocopy"), @decision (decide.h: applied, rollback, advised, held,
+ * failed) and @signals (an object; a reference is taken, the text is kept per event).
+ */
+void act_context(const char *controller, const char *decision, json_t *signals);
+void act_context_clear(void);
 json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next);
 uint64_t act_event_count(void);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "ethstats.h"
 #include "netns.h"
 #include "util.h"
+#include "vqp.h"
 
 /* Lookups happen per device per dump: a hash keeps a 1,000-device tick linear overall */
 #define DEV_HASH_BUCKETS	1024
@@ -83,15 +85,18 @@ void dev_del(struct device *d)
 		}
 	}
 	ets_map_free(d->ets);
+	vqp_dev_free(d->vqp);
 	free(d->txq);
 	free(d->rxq);
 	free(d->napi);
+	free(d->ctl);
 	free(d);
 }
 
 int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx)
 {
 	struct queue *tx, *rx;
+	unsigned int i;
 
 	if (n_tx > DEV_MAX_QUEUES)
 		n_tx = DEV_MAX_QUEUES;
@@ -111,6 +116,11 @@ int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx)
 		d->gen++;
 	free(d->txq);
 	free(d->rxq);
+	/* no qdisc backlog known until the next qdisc dump (tcq.h) */
+	for (i = 0; i < (n_tx ? n_tx : 1); i++)
+		tx[i].qdisc_backlog_bytes = tx[i].qdisc_qlen = NAN;
+	for (i = 0; i < (n_rx ? n_rx : 1); i++)
+		rx[i].qdisc_backlog_bytes = rx[i].qdisc_qlen = NAN;
 	d->txq = tx;
 	d->rxq = rx;
 	d->n_tx = n_tx;

@@ -16,6 +16,7 @@
 #include "rate.h"
 
 struct netns;
+struct vqp_dev;
 
 /* Upper bound on queues per direction we model; the kernel's own default cap is 4096. */
 #define DEV_MAX_QUEUES	1024
@@ -52,6 +53,8 @@ struct queue {
 	uint32_t napi_id;		/* 0: none known */
 	uint32_t bql_present;		/* bit per bqlv read (tx only) */
 	uint64_t bql[BQL_NUM];
+	double qdisc_backlog_bytes; /* bytes queued in the qdisc feeding this TX queue, NAN unknown */
+	double qdisc_qlen;		/* packets in that qdisc, NAN unknown (tcq.h) */
 };
 
 /* Device-level counters from rtnl stats64. */
@@ -109,6 +112,10 @@ struct device {
 	struct ets_map *ets;		/* ethtool -S per-queue map; NULL: not built */
 	int ets_err;			/* last build error (-EOPNOTSUPP: none) */
 	uint32_t ets_gen;		/* generation the build (or its failure) belongs to */
+
+	struct vqp_dev *vqp;		/* vqpair genl state (vqp.h); NULL: not a vqpair */
+
+	struct ctl_dev *ctl;		/* decide.c's control state, one allocation; may be NULL */
 
 	bool seen;			/* present in the latest link dump */
 	struct device *next;

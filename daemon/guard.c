@@ -275,8 +275,8 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 	if (want->knob != in->knob)
 		return guard_hold(out, want, "held %s: step for another knob", name);
 	if (in->tick < g->hold_until_tick)
-		return guard_hold(out, want, "held %s until tick %llu (rollback/oscillation)",
-				  name, (unsigned long long)g->hold_until_tick);
+		return guard_hold(out, want, "held %s until tick %llu (rollback, oscillation or "
+				  "refused write)", name, (unsigned long long)g->hold_until_tick);
 	if (g->last_step_tick && in->tick < g->last_step_tick + pol->cooldown_ticks)
 		return guard_hold(out, want, "held %s: cooldown, last step at tick %llu", name,
 				  (unsigned long long)g->last_step_tick);

@@ -11,6 +11,7 @@
 #include "nl_netdev.h"
 #include "sysfs.h"
 #include "util.h"
+#include "vqp.h"
 
 /* DQL_MAX_LIMIT in include/linux/dynamic_queue_limits.h: (UINT_MAX / 2) - UINT_MAX / 16 */
 #define BQL_MAX_LIMIT_BYTES		1879048192ULL
@@ -24,6 +25,19 @@
 #define COALESCE_USECS_MAX		100000
 /* ethtool frames counts are u32; drivers cap far below this (virtio_net: ring size) */
 #define COALESCE_FRAMES_MAX		65535
+
+/*
+ * vqpair knobs take name, unit and range from the UAPI's single table (include/vqpair.h):
+ * one address constant per string and one enum constant per bound, usable in the
+ * initializer below. Knobs with a standard interface (ring, coalescing) stay unused.
+ */
+#define VQP_DEF_(id, nm, lo, hi, dflt, u)						\
+	static const char vqp_name_##id[] __attribute__((unused)) = nm;		\
+	static const char vqp_unit_##id[] __attribute__((unused)) = u;		\
+	enum { VQP_MIN_##id = lo, VQP_MAX_##id = hi };
+VQPAIR_KNOBS(VQP_DEF_)
+#define VQP_KNOB(id, help)								\
+	{ vqp_name_##id, vqp_unit_##id, VQP_MIN_##id, VQP_MAX_##id, false, help }
 
 const struct knob_desc knob_table[K_NUM] = {
 	[K_BQL_LIMIT_MIN] = { "bql-limit-min", "bytes", 0, BQL_MAX_LIMIT_BYTES, false,
@@ -57,6 +71,28 @@ const struct knob_desc knob_table[K_NUM] = {
 	[K_TX_CHANNELS] = { "tx-channels", "count", 0, UINT32_MAX, true, "ethtool -L tx" },
 	[K_COMBINED_CHANNELS] = { "combined-channels", "count", 1, UINT32_MAX, true,
 				  "ethtool -L combined" },
+	[K_TX_FULL_MODE] = VQP_KNOB(TX_FULL_MODE,
+				    "vqpair: full TX ring 0 stops the queue, 1 drops (and counts)"),
+	[K_TX_NAPI] = VQP_KNOB(TX_NAPI, "vqpair: TX completion in NAPI (virtio_net napi_tx)"),
+	[K_NAPI_WEIGHT] = VQP_KNOB(NAPI_WEIGHT, "vqpair: NAPI budget per poll"),
+	[K_BUSYLOOP_US] = VQP_KNOB(BUSYLOOP_US,
+				   "vqpair: backend polls an empty ring this long before sleeping"),
+	[K_BACKEND_WEIGHT] = VQP_KNOB(BACKEND_WEIGHT,
+				      "vqpair: packets per backend worker run before it yields"),
+	[K_ZEROCOPY] = VQP_KNOB(ZEROCOPY, "vqpair: backend passes buffers by reference"),
+	[K_ZEROCOPY_MIN_BYTES] = VQP_KNOB(ZEROCOPY_MIN_BYTES,
+					  "vqpair: smallest packet sent by zerocopy"),
+	[K_ZEROCOPY_MAX_PENDING] = VQP_KNOB(ZEROCOPY_MAX_PENDING,
+					    "vqpair: zerocopy buffers outstanding before copying"),
+};
+
+/* VQPAIR_KNOB_* of each vqpair knob; 0 for the others */
+static const int knob_vqp[K_NUM] = {
+	[K_TX_FULL_MODE] = VQPAIR_KNOB_TX_FULL_MODE, [K_TX_NAPI] = VQPAIR_KNOB_TX_NAPI,
+	[K_NAPI_WEIGHT] = VQPAIR_KNOB_NAPI_WEIGHT, [K_BUSYLOOP_US] = VQPAIR_KNOB_BUSYLOOP_US,
+	[K_BACKEND_WEIGHT] = VQPAIR_KNOB_BACKEND_WEIGHT, [K_ZEROCOPY] = VQPAIR_KNOB_ZEROCOPY,
+	[K_ZEROCOPY_MIN_BYTES] = VQPAIR_KNOB_ZEROCOPY_MIN_BYTES,
+	[K_ZEROCOPY_MAX_PENDING] = VQPAIR_KNOB_ZEROCOPY_MAX_PENDING,
 };
 
 static const enum bqlv knob_bql[K_NUM] = {
@@ -98,7 +134,8 @@ const char *knob_scope_name(enum knob_scope s)
 const char *knob_prov_name(enum knob_prov p)
 {
 	static const char *const n[] = { "sysfs-bql", "sysfs-napi", "netdev-napi",
-					 "ethtool-coalesce", "ethtool-rings", "ethtool-channels" };
+					 "ethtool-coalesce", "ethtool-rings", "ethtool-channels",
+					 "vqpair" };
 
 	return n[p];
 }
@@ -212,7 +249,25 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 	uint64_t v, emax = 0;
 	enum knob_prov p;
 
-	if (k <= K_BQL_HOLD_TIME) {
+	if (knob_vqp[k]) {
+		if (!vqp_is_front(d))
+			return 0;
+		for (i = 0; i < vqp_queue_count(d); i++) {
+			const struct vqp_queue *vq = vqp_queue(d, i);
+
+			if (!vq)
+				continue;
+			if (n < max) {
+				inst_init(&ki, k, KS_QUEUE, KP_VQPAIR);
+				ki.queue = i;
+				snprintf(ki.inst, sizeof(ki.inst), "tx-%u", i);
+				ki.has_value = true;
+				ki.value = vq->knob[knob_vqp[k]];
+				out[n] = ki;
+			}
+			n++;
+		}
+	} else if (k <= K_BQL_HOLD_TIME) {
 		for (i = 0; i < d->n_tx; i++) {
 			if (!(d->txq[i].bql_present & (1u << knob_bql[k])))
 				continue;
@@ -367,6 +422,16 @@ int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *e
 			return -ENOENT;
 		}
 		return 0;
+	case KP_VQPAIR: {
+		uint32_t v32;
+
+		if (ki->queue < 0)
+			return -EINVAL;
+		ret = vqp_knob_read(d, ki->queue, knob_vqp[ki->k], &v32, err, errlen);
+		if (!ret)
+			*v = v32;
+		return ret;
+	}
 	default:
 		return read_eth(d, ki, v, err, errlen);
 	}
@@ -407,6 +472,11 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 						     ki->k == K_RX_CHANNELS ? ETH_CHAN_RX :
 						     ki->k == K_TX_CHANNELS ? ETH_CHAN_TX :
 						     ETH_CHAN_COMBINED, v, err, errlen) : -EOPNOTSUPP;
+	case KP_VQPAIR:
+		/* the caller checked the range (knob_check), so @v fits the u32 attribute */
+		if (ki->queue < 0 || v > UINT32_MAX)
+			return -EINVAL;
+		return vqp_knob_write(d, ki->queue, knob_vqp[ki->k], (uint32_t)v, err, errlen);
 	default:
 		return -EINVAL;
 	}

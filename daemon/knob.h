@@ -7,7 +7,10 @@
  * provider that reads and writes it. Capabilities are probed per device: a knob the device
  * lacks has no instance ("unsupported" is not an error). NAPI knobs use per-NAPI netlink
  * (NAPI_SET, 6.13+) when the kernel reports the attribute per NAPI, else the device-wide
- * sysfs file; never both on one device.
+ * sysfs file; never both on one device. The vqpair knobs without a standard interface
+ * (tx-full-mode, tx-napi, napi-weight, busyloop-us, backend-weight, zerocopy*) are queue
+ * knobs "tx-N" (N = vqpair queue id) of a pair's FRONT, read and written over the vqpair
+ * genl family (vqp.h); their ring size and coalescing stay with the ethtool providers.
  */
 #ifndef VQ_KNOB_H
 #define VQ_KNOB_H
@@ -37,6 +40,15 @@ enum knob_id {
 	K_RX_CHANNELS,
 	K_TX_CHANNELS,
 	K_COMBINED_CHANNELS,
+	/* vqpair (include/vqpair.h VQPAIR_KNOBS), per queue, on the FRONT of a pair only */
+	K_TX_FULL_MODE,
+	K_TX_NAPI,
+	K_NAPI_WEIGHT,
+	K_BUSYLOOP_US,
+	K_BACKEND_WEIGHT,
+	K_ZEROCOPY,
+	K_ZEROCOPY_MIN_BYTES,
+	K_ZEROCOPY_MAX_PENDING,
 	K_NUM
 };
 
@@ -49,11 +61,13 @@ enum knob_prov {
 	KP_ETH_COALESCE,
 	KP_ETH_RINGS,
 	KP_ETH_CHANNELS,
+	KP_VQPAIR,		/* vqpair genl KNOB_SET / QSTATS_GET (vqp.h) */
 };
 
 struct knob_desc {
 	const char *name;
-	const char *unit;		/* "bytes", "ms", "ns", "us", "frames", "count", "bool", ... */
+	const char *unit;		/* "bytes", "ms", "ns", "us", "frames", "count", "bool", ...;
+					 * vqpair knobs carry VQPAIR_KNOBS' units ("pkts", "enum") */
 	uint64_t min, max;		/* static range; rings/channels narrow it per device */
 	bool disruptive;		/* the driver may reset the queues: needs consent */
 	const char *help;

@@ -23,6 +23,7 @@
 
 #include "act.h"
 #include "api.h"
+#include "decide.h"
 #include "dev.h"
 #include "log.h"
 #include "netns.h"
@@ -186,6 +187,8 @@ static void tick(void)
 	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
 
 	smp_tick();
+	/* after the sample (and its outside-write check): decide on what was just read */
+	decide_tick();
 	runtime.ticks++;
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 }

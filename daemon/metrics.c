@@ -6,12 +6,15 @@
  * direction, knob, instance.
  */
 #include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "act.h"
+#include "decide.h"
 #include "dev.h"
 #include "knob.h"
 #include "netns.h"
@@ -19,6 +22,7 @@
 #include "runtime.h"
 #include "util.h"
 #include "view.h"
+#include "vqp.h"
 #include "vqtune_api.h"
 
 #define NS_PER_S	1e9
@@ -50,6 +54,57 @@ static void dev_labels(struct lbl *l, const struct device *d, const char *dir, i
 		l->v[n++] = dir;
 	}
 	l->v[n] = NULL;
+}
+
+/* decide.c: decisions by kind, and per queue and law the steps and the objective */
+static void controller_families(struct prom *p)
+{
+	struct device *d;
+	struct lbl l;
+	enum decide_decision dd, last;
+	uint64_t steps;
+	double obj;
+	unsigned int q;
+	int law, n;
+
+	prom_family(p, "vqtune_controller_decisions_total", "counter",
+		    "Controller decisions by kind (applied, rollback, advised, held, failed)");
+	for (dd = DD_APPLIED; dd < DD_NUM; dd++) {
+		const char *v[] = { "decision", decide_decision_name(dd), NULL };
+
+		prom_u64(p, "vqtune_controller_decisions_total", v, decide_count(dd));
+	}
+	prom_family(p, "vqtune_queue_controller_steps_total", "counter",
+		    "Knob steps a controller wrote on this control unit (queue), rollbacks included");
+	dev_for_each(d)
+		for (q = 0; q < decide_units(d); q++)
+			for (law = 0; law < POLICY_CTL_NUM; law++) {
+				if (!decide_unit_law(d, q, law, &steps, &obj, &last))
+					continue;
+				dev_labels(&l, d, NULL, (int)q);
+				for (n = 0; l.v[n]; n++)
+					;
+				l.v[n] = "controller";
+				l.v[n + 1] = decide_law_name(law);
+				l.v[n + 2] = NULL;
+				prom_u64(p, "vqtune_queue_controller_steps_total", l.v, steps);
+			}
+	prom_family(p, "vqtune_queue_controller_objective", "gauge",
+		    "The controller's objective at its last run, lower is better (law.h costs)");
+	dev_for_each(d)
+		for (q = 0; q < decide_units(d); q++)
+			for (law = 0; law < POLICY_CTL_NUM; law++) {
+				if (!decide_unit_law(d, q, law, &steps, &obj, &last) ||
+				    !isfinite(obj))
+					continue;
+				dev_labels(&l, d, NULL, (int)q);
+				for (n = 0; l.v[n]; n++)
+					;
+				l.v[n] = "controller";
+				l.v[n + 1] = decide_law_name(law);
+				l.v[n + 2] = NULL;
+				prom_double(p, "vqtune_queue_controller_objective", l.v, obj);
+			}
 }
 
 static void daemon_families(struct prom *p)
@@ -218,6 +273,110 @@ static void bql_families(struct prom *p)
 	}
 }
 
+/* The qdisc in front of each TX queue (tcq.h); a queue whose backlog is unknown has none. */
+static void qdisc_families(struct prom *p)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} fam[] = {
+		{ "vqtune_queue_qdisc_backlog_bytes",
+		  "Bytes queued in the qdisc feeding the TX queue (tc qdisc backlog)",
+		  offsetof(struct queue, qdisc_backlog_bytes) },
+		{ "vqtune_queue_qdisc_qlen", "Packets queued in the qdisc feeding the TX queue",
+		  offsetof(struct queue, qdisc_qlen) },
+	};
+	struct device *d;
+	struct lbl l;
+	unsigned int f, q;
+
+	for (f = 0; f < ARRAY_SIZE(fam); f++) {
+		prom_family(p, fam[f].name, "gauge", fam[f].help);
+		dev_for_each(d) {
+			for (q = 0; q < d->n_tx; q++) {
+				double v = *(const double *)((const char *)&d->txq[q] + fam[f].off);
+
+				if (isnan(v))
+					continue;
+				dev_labels(&l, d, "tx", q);
+				prom_u64(p, fam[f].name, l.v, (uint64_t)v);
+			}
+		}
+	}
+}
+
+/*
+ * Metric name of vqpair stat @id: vqtune_vqpair_ + its kebab name in snake case, "-ns"
+ * becoming "_seconds" (base unit) and counters ending in _total. Returns the divisor to
+ * base units (1 or NS_PER_S).
+ */
+static double vqpair_metric_name(int id, char *out, size_t len)
+{
+	const char *kebab = vqp_qstat_name(id);
+	size_t n = strlen(kebab), i;
+	bool ns = n > 3 && !strcmp(kebab + n - 3, "-ns");
+
+	snprintf(out, len, "vqtune_vqpair_%.*s%s%s", (int)(ns ? n - 3 : n), kebab,
+		 ns ? "_seconds" : "", vqp_qstat_is_gauge(id) ? "" : "_total");
+	for (i = 0; out[i]; i++)
+		if (out[i] == '-')
+			out[i] = '_';
+	return ns ? NS_PER_S : 1;
+}
+
+/* Per vqpair queue (either end of a pair): VQPAIR_QSTATS of include/vqpair.h. */
+static void vqpair_families(struct prom *p)
+{
+	static const struct {
+		const char *name, *help;
+		bool p99;
+	} lat[] = {
+		{ "vqtune_vqpair_completion_mean_seconds",
+		  "vqpair mean TX completion latency over the last interval (absent: none)", false },
+		{ "vqtune_vqpair_completion_p99_seconds",
+		  "vqpair p99 TX completion latency over the last interval, from the log2 histogram "
+		  "(absent: none)", true },
+	};
+	const struct vqp_queue *vq;
+	char name[96], help[128];
+	struct device *d;
+	struct lbl l;
+	unsigned int q, f;
+	double div;
+	int id;
+
+	for (id = 1; id <= VQPAIR_QSTAT_MAX; id++) {
+		bool gauge = vqp_qstat_is_gauge(id);
+
+		div = vqpair_metric_name(id, name, sizeof(name));
+		snprintf(help, sizeof(help), "vqpair per-queue %s %s%s", vqp_qstat_name(id),
+			 gauge ? "(gauge)" : "(counter)", div > 1 ? ", in seconds" : "");
+		prom_family(p, name, gauge ? "gauge" : "counter", help);
+		dev_for_each(d) {
+			for (q = 0; (vq = vqp_queue(d, q)); q++) {
+				dev_labels(&l, d, "tx", q);
+				if (div > 1)
+					prom_double(p, name, l.v, vq->ctr[id] / div);
+				else
+					prom_u64(p, name, l.v, vq->ctr[id]);
+			}
+		}
+	}
+	for (f = 0; f < ARRAY_SIZE(lat); f++) {
+		prom_family(p, lat[f].name, "gauge", lat[f].help);
+		dev_for_each(d) {
+			for (q = 0; (vq = vqp_queue(d, q)); q++) {
+				double v = lat[f].p99 ? vq->compl_p99_ns : vq->compl_mean_ns;
+
+				if (isnan(v))
+					continue;
+				dev_labels(&l, d, "tx", q);
+				prom_double(p, lat[f].name, l.v, v / NS_PER_S);
+			}
+		}
+	}
+}
+
 /* Knob values in base units: times become seconds. */
 static double knob_base(enum knob_id k, uint64_t v, const char **unit)
 {
@@ -282,7 +441,10 @@ int view_metrics(char **text, size_t *len)
 	device_families(&p);
 	queue_families(&p);
 	bql_families(&p);
+	qdisc_families(&p);
+	vqpair_families(&p);
 	knob_families(&p);
+	controller_families(&p);
 	if (p.err) {
 		prom_free(&p);
 		return 500;

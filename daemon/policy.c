@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * policy: the schema of policies/README.md, validated into struct policy (law.h's
- * struct law_policy plus selection, mode and per-law switches); the gate of what this build
- * can honour. The installed policy and files: policy_state.c.
+ * struct law_policy plus selection, mode and per-law switches). The installed policy and
+ * files: policy_state.c.
  *
  * The schema is tables (policy_schema.c, which also shows a policy back as JSON): plain
  * numbers per section (pnums) and per-knob bounds (pknobs, one per enum law_knob), so a
@@ -19,15 +19,6 @@
 #include "policy.h"
 #include "policy_schema.h"
 #include "vqtune_api.h"
-
-/*
- * The laws are pure functions (law_*.c) but no decide stage calls them yet, so a policy in
- * mode advise or active would be accepted and then not acted on. The wiring sets this to 1;
- * policy_refuse_unsupported() is the only place that reads it.
- */
-#define POLICY_LAWS_WIRED	0
-/* law.h has no throughput-floor input: a floor above 0 is not honoured by any law yet */
-#define POLICY_FLOOR_READ	0
 
 /* deepest field path: controllers.qlimit.bql_limit_max.max_bytes, or select.names[i] */
 #define POLICY_PATH_DEPTH	6
@@ -443,23 +434,3 @@ int policy_validate(json_t *obj, const char *text, size_t len, struct policy *ou
 	return errs->n ? errs->e[0].status : 0;
 }
 
-int policy_refuse_unsupported(const struct policy *p, const char *text, size_t len,
-			      struct policy_errors *errs)
-{
-	struct pctx c = { .text = text, .len = len, .errs = errs };
-	bool acts = strcmp(p->mode, "observe");
-
-	memset(errs, 0, sizeof(*errs));
-	if (acts && !POLICY_LAWS_WIRED) {
-		push(&c, "mode", -1);
-		pfail(&c, false, 422, VQ_ERR_UNSUPPORTED,
-		      "'%s' needs the controllers wired into vqtuned, which this build does not "
-		      "have; use 'observe' (vqtuned --check-policy validates it)", p->mode);
-	} else if (acts && !POLICY_FLOOR_READ && p->throughput_floor_pct) {
-		push(&c, "objective", -1);
-		push(&c, "throughput_floor_pct", -1);
-		pfail(&c, false, 422, VQ_ERR_UNSUPPORTED,
-		      "no controller reads a throughput floor yet; use 0 in mode '%s'", p->mode);
-	}
-	return errs->n ? errs->e[0].status : 0;
-}

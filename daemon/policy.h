@@ -6,10 +6,10 @@
  * units and ranges, in policies/README.md; each number maps 1:1 onto struct law_policy (a
  * file's _us is law.h's _ns / 1000, a _pct is law.h's fraction * 100).
  *
- * Validation and installation are separate: policy_validate() accepts every well-formed
- * policy, whatever its mode; policy_refuse_unsupported() is the one place that refuses what
- * this build cannot honour (today: any mode but observe, because no decide stage calls the
- * laws yet). A policy is rejected whole: nothing of a bad policy is ever installed.
+ * Validation and installation are separate: policy_validate() checks a policy whole and
+ * policy_set() installs it with one struct copy, so a policy is rejected whole: nothing of a
+ * bad policy is ever installed. The decide stage (decide.c) reads the installed policy at
+ * every tick.
  */
 #ifndef VQ_POLICY_H
 #define VQ_POLICY_H
@@ -46,7 +46,8 @@ struct policy {
 	struct policy_select names;	/* fnmatch(3) globs on the device name */
 	struct policy_select netns;	/* netns names; "" is the daemon's own */
 	bool enabled[POLICY_CTL_NUM];	/* the decide stage calls this law at all */
-	uint32_t throughput_floor_pct;	/* no law reads it yet: policy_refuse_unsupported() */
+	uint32_t throughput_floor_pct;	/* % of a queue's TX rate a step may not give up
+					 * (decide.c floor_check(); 0: no floor) */
 	struct law_policy law;		/* targets, per-knob bounds, guard */
 };
 
@@ -77,15 +78,7 @@ void policy_defaults(struct policy *p);
 int policy_validate(json_t *obj, const char *text, size_t len, struct policy *out,
 		    struct policy_errors *errs);
 
-/*
- * The one gate between a valid policy and this build: refuses (422 "unsupported", field
- * "mode") a mode this build cannot honour, and a throughput floor no law reads. Lifted by
- * POLICY_LAWS_WIRED in policy.c when the decide stage calls the laws. 0 or 422 with @errs.
- */
-int policy_refuse_unsupported(const struct policy *p, const char *text, size_t len,
-			      struct policy_errors *errs);
-
-/* validate + gate for an API body. 0, or an HTTP status with *err an apierr object. */
+/* validate an API body. 0, or an HTTP status with *err an apierr object. */
 int policy_parse(json_t *obj, struct policy *out, json_t **err);
 
 /*
@@ -95,7 +88,7 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err);
  */
 int policy_check_file(const char *path, FILE *f);
 
-/* Load, validate, gate and install @path; errors logged as above. 0 or -EINVAL/-errno. */
+/* Load, validate and install @path; errors logged as above. 0 or -EINVAL/-errno. */
 int policy_load_file(const char *path);
 
 /* Install @p atomically (one struct copy; one thread). */

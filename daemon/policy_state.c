@@ -41,8 +41,6 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err)
 
 	st = policy_validate(obj, NULL, 0, out, &errs);
 	if (!st)
-		st = policy_refuse_unsupported(out, NULL, 0, &errs);
-	if (!st)
 		return 0;
 	e = &errs.e[0];
 	if (errs.n > 1)
@@ -127,10 +125,10 @@ static void report(const char *path, struct policy_errors *errs, FILE *f)
 }
 
 /*
- * Read and validate @path into @p; with @gate also refuse what this build cannot honour.
+ * Read and validate @path into @p.
  * Errors go to @f (NULL: the log). 0, -EINVAL (reported) or -errno (reported).
  */
-static int policy_from_file(const char *path, struct policy *p, bool gate, FILE *f)
+static int policy_from_file(const char *path, struct policy *p, FILE *f)
 {
 	static struct policy_errors errs;
 	json_error_t jerr;
@@ -157,8 +155,6 @@ static int policy_from_file(const char *path, struct policy *p, bool gate, FILE 
 		return -EINVAL;
 	}
 	ret = policy_validate(obj, text, len, p, &errs);
-	if (!ret && gate)
-		ret = policy_refuse_unsupported(p, text, len, &errs);
 	if (ret)
 		report(path, &errs, f);
 	json_decref(obj);
@@ -169,19 +165,17 @@ static int policy_from_file(const char *path, struct policy *p, bool gate, FILE 
 int policy_check_file(const char *path, FILE *f)
 {
 	struct policy p;
-	int ret = policy_from_file(path, &p, false, f);
+	int ret = policy_from_file(path, &p, f);
 
 	if (!ret)
-		printf("%s: valid: '%s', mode %s%s\n", path, p.name, p.mode,
-			policy_refuse_unsupported(&p, NULL, 0, &(struct policy_errors){ 0 }) ?
-			" (this build installs it only in mode observe)" : "");
+		printf("%s: valid: '%s', mode %s\n", path, p.name, p.mode);
 	return ret;
 }
 
 int policy_load_file(const char *path)
 {
 	struct policy p;
-	int ret = policy_from_file(path, &p, true, NULL);
+	int ret = policy_from_file(path, &p, NULL);
 
 	if (ret) {
 		log_err("policy %s rejected; '%s' stays in force", path, policy_get()->name);

@@ -23,7 +23,9 @@
 #include "rtnl_stats.h"
 #include "sample.h"
 #include "sysfs.h"
+#include "tcq.h"
 #include "util.h"
+#include "vqp.h"
 
 /* ethtool settings change rarely: re-read them once a second, and after our own writes */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
@@ -420,12 +422,15 @@ static void ns_tick(struct netns *ns)
 	}
 	netdev_sample(ns);
 	t_qstats = util_now_ns(CLOCK_MONOTONIC);
+	/* after the qstats timestamp: the qdisc dump must not stretch their interval */
+	tcq_sample(ns);
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
 		if (t_link - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
 			eth_refresh(d);
 		device_sample(d, t_link, t_qstats);
+		vqp_sample(d);		/* vqpair devices only; before the outside-writer check */
 		if (d->managed)
 			act_check_outside(d);
 	}

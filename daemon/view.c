@@ -2,6 +2,8 @@
 /* view: the JSON behind each API route (docs/api.md). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 
 #include "act.h"
 #include "apierr.h"
+#include "decide.h"
 #include "dev.h"
 #include "knob.h"
 #include "netns.h"
@@ -18,6 +21,7 @@
 #include "runtime.h"
 #include "util.h"
 #include "view.h"
+#include "vqp.h"
 #include "vqtune_api.h"
 
 static const char *const oper_names[] = { "unknown", "notpresent", "down", "lowerlayerdown",
@@ -51,7 +55,7 @@ static json_t *dev_json(const struct device *d)
 		      d->operstate < 7 ? oper_names[d->operstate] : "unknown",
 		      "mtu", d->mtu, "tx_queues", d->n_tx, "rx_queues", d->n_rx,
 		      "generation", (json_int_t)d->gen, "managed", d->managed,
-		      "mode", policy_get()->mode, "paused", d->paused);
+		      "mode", decide_state(d), "paused", d->paused);
 	json_object_set_new(o, "rx_bytes", json_integer(d->dctr[DC_RX_BYTES]));
 	json_object_set_new(o, "tx_bytes", json_integer(d->dctr[DC_TX_BYTES]));
 	json_object_set_new(o, "rx_packets", json_integer(d->dctr[DC_RX_PACKETS]));
@@ -102,7 +106,7 @@ static json_t *knob_json(const struct device *d, const struct knob_inst *ki)
 		      "unit", kd->unit, "min", (json_int_t)ki->min, "max", (json_int_t)ki->max,
 		      "provider", knob_prov_name(ki->prov), "disruptive", kd->disruptive,
 		      "writable", d->managed, "pinned", act_pinned(d, ki->k, ki->inst),
-		      "controlled", 0, "changed", changed);
+		      "controlled", decide_controls(d, ki->k, ki->inst), "changed", changed);
 	json_object_set_new(o, "value", ki->has_value ? json_integer(ki->value) : json_null());
 	json_object_set_new(o, "original", changed ? json_integer(orig) : json_null());
 	if (ki->queue >= 0)
@@ -141,9 +145,59 @@ static json_t *rate_or_null(bool valid, double v)
 	return valid ? json_real(v) : json_null();
 }
 
+/* A gauge that holds a whole number, or null when unknown (NAN). */
+static json_t *gauge_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_integer((json_int_t)v);
+}
+
+/* A double that may be NAN (no value this interval): jansson has no NaN, so null. */
+static json_t *real_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+/* vqpair's kebab name ("tx-drop-ring-full") as the API's field name ("tx_drop_ring_full") */
+static void api_name(const char *kebab, const char *suffix, char *out, size_t len)
+{
+	size_t i;
+
+	snprintf(out, len, "%s%s", kebab, suffix);
+	for (i = 0; out[i]; i++)
+		if (out[i] == '-')
+			out[i] = '_';
+}
+
+/* The "vqpair" object of a TX queue (docs/api.md): VQPAIR_QSTATS of include/vqpair.h. */
+static json_t *vqpair_json(const struct device *d, const struct vqp_queue *vq)
+{
+	json_t *ctr = json_object(), *gauges = json_object(), *rates = json_object();
+	char name[64];
+	int id;
+
+	for (id = 1; id <= VQPAIR_QSTAT_MAX; id++) {
+		if (vqp_qstat_is_gauge(id)) {
+			api_name(vqp_qstat_name(id), "", name, sizeof(name));
+			json_object_set_new(gauges, name, json_integer(vq->ctr[id]));
+			continue;
+		}
+		api_name(vqp_qstat_name(id), "", name, sizeof(name));
+		json_object_set_new(ctr, name, json_integer(vq->ctr[id]));
+		api_name(vqp_qstat_name(id), "_per_s", name, sizeof(name));
+		json_object_set_new(rates, name, vq->valid ? real_or_null(vq->rate[id]) :
+				    json_null());
+	}
+	return json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o}",
+			 "end", vqp_is_front(d) ? "front" : "back", "valid", vq->valid,
+			 "counters", ctr, "gauges", gauges, "rates", rates,
+			 "completion_mean_ns", real_or_null(vq->compl_mean_ns),
+			 "completion_p99_ns", real_or_null(vq->compl_p99_ns));
+}
+
 static json_t *queue_json(const struct device *d, const struct queue *q, unsigned int idx,
 			  bool tx)
 {
+	const struct vqp_queue *vq = tx ? vqp_queue(d, idx) : NULL;
 	static const char *const src[] = { "none", "qstats", "ethtool" };
 	static const char *const cname[QC_NUM] = { "packets", "bytes", "drops", "tx_stop",
 						   "tx_wake" };
@@ -161,13 +215,17 @@ static json_t *queue_json(const struct device *d, const struct queue *q, unsigne
 		snprintf(rname, sizeof(rname), "%s_per_s", cname[c]);
 		json_object_set_new(rates, rname, rate_or_null(q->valid, q->rate[c]));
 	}
-	o = json_pack("{s:i, s:s, s:s, s:b, s:o, s:o, s:{s:s, s:n}}", "queue", idx,
+	o = json_pack("{s:i, s:s, s:s, s:b, s:o, s:o, s:o}", "queue", idx,
 		      "direction", tx ? "tx" : "rx", "source", src[q->src], "valid", q->valid,
 		      "counters", ctr, "rates", rates,
-		      "controller", "state", d->paused ? "paused" : policy_get()->mode,
-		      "last_event");
+		      "controller", decide_queue_json(d, idx, tx));
 	if (q->napi_id)
 		json_object_set_new(o, "napi_id", json_integer(q->napi_id));
+	if (tx) {
+		/* the qdisc in front of this TX queue (tcq.h) */
+		json_object_set_new(o, "qdisc_backlog_bytes", gauge_or_null(q->qdisc_backlog_bytes));
+		json_object_set_new(o, "qdisc_qlen", gauge_or_null(q->qdisc_qlen));
+	}
 	if (tx && (q->bql_present & (1u << BQL_LIMIT))) {
 		json_t *b = json_object();
 
@@ -176,6 +234,8 @@ static json_t *queue_json(const struct device *d, const struct queue *q, unsigne
 				json_object_set_new(b, bname[c], json_integer(q->bql[c]));
 		json_object_set_new(o, "bql", b);
 	}
+	if (vq)
+		json_object_set_new(o, "vqpair", vqpair_json(d, vq));
 	return o;
 }
 

@@ -125,10 +125,19 @@ if [ -f "$unit" ]; then
 	else
 		not_ok "ExecStart=$SBINDIR/vqtuned (is: $(grep '^ExecStart=' "$unit"))"
 	fi
-	if sed "s|@SBINDIR@|$SBINDIR|g" "$REPO/systemd/vqtuned.service.in" | cmp -s - "$unit"; then
-		ok "vqtuned.service differs from its .in only by @SBINDIR@"
+	if sed -e "s|@SBINDIR@|$SBINDIR|g" -e "s|@DATADIR@|$DATADIR|g" \
+		"$REPO/systemd/vqtuned.service.in" | cmp -s - "$unit"; then
+		ok "vqtuned.service differs from its .in only by @SBINDIR@ and @DATADIR@"
 	else
-		not_ok "vqtuned.service differs from its .in only by @SBINDIR@"
+		not_ok "vqtuned.service differs from its .in only by @SBINDIR@ and @DATADIR@"
+	fi
+	# the default policy the unit starts with is an installed file that validates
+	pol=$(sed -n 's/^ExecStart=.* --policy \([^ ]*\) .*/\1/p' "$unit")
+	if [ "$pol" = "$DATADIR/policies/balanced.json" ] && [ -f "$DEST$pol" ] &&
+		"$DEST$SBINDIR/vqtuned" --check-policy "$DEST$pol" >/dev/null; then
+		ok "ExecStart --policy $pol installed and valid"
+	else
+		not_ok "ExecStart --policy (is: '$pol')"
 	fi
 fi
 

@@ -2,7 +2,7 @@
 /*
  * test_policy: the policy schema (policies/README.md): shipped files are valid and balanced
  * is law_policy_defaults(); every kind of bad field rejects the whole policy with its path,
- * line and column; the mode gate; atomic install from files; the position scanner.
+ * line and column; every mode installs; atomic install from files; the position scanner.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -262,8 +262,8 @@ static void test_select(void **state)
 	expect_error(1, 400, "select.names[1]", 1, 45, "must be a string, not an integer");
 }
 
-/* mode advise/active validate, and the one gate refuses them in this build */
-static void test_mode_gate(void **state)
+/* every mode validates and installs; an unknown mode is refused naming the field */
+static void test_modes(void **state)
 {
 	struct policy p;
 	json_t *obj = json_pack("{s:s, s:s}", "name", "a", "mode", "active"), *err = NULL, *e;
@@ -271,23 +271,19 @@ static void test_mode_gate(void **state)
 
 	assert_int_equal(validate(t, &p), 0);
 	assert_string_equal(p.mode, "advise");
-	assert_int_equal(policy_refuse_unsupported(&p, t, strlen(t), &errs), 422);
-	assert_string_equal(errs.e[0].code, "unsupported");
-	assert_string_equal(errs.e[0].field, "mode");
-	assert_int_equal(errs.e[0].line, 3);
-	assert_int_equal(errs.e[0].column, 11);
-	assert_int_equal(policy_parse(obj, &p, &err), 422);
-	e = json_object_get(err, "error");
-	assert_string_equal(json_string_value(json_object_get(e, "code")), "unsupported");
-	assert_string_equal(json_string_value(json_object_get(e, "field")), "mode");
-	json_decref(err);
+	assert_int_equal(policy_parse(obj, &p, &err), 0);
+	assert_string_equal(p.mode, "active");
+	json_decref(obj);
+	obj = json_pack("{s:s, s:{s:i}}", "mode", "active", "objective", "throughput_floor_pct", 90);
+	assert_int_equal(policy_parse(obj, &p, &err), 0);
+	assert_int_equal(p.throughput_floor_pct, 90);
 	json_decref(obj);
 	obj = json_pack("{s:s}", "mode", "fast");
 	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "mode");
 	json_decref(err);
 	json_decref(obj);
-	policy_defaults(&p);
-	assert_int_equal(policy_refuse_unsupported(&p, NULL, 0, &errs), 0);
 }
 
 /* an API body: the error names the path; several errors say how many more */
@@ -331,11 +327,16 @@ static void test_load_atomic(void **state)
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "observe");
 	assert_int_equal(policy_get()->law.cooldown_ticks, 2);
-	assert_int_equal(policy_load_file(tmp_file(act)), -EINVAL);
+	assert_int_equal(policy_load_file(tmp_file(act)), 0);
 	unlink(tmp_path);
-	assert_string_equal(policy_get()->name, "observe");
+	assert_string_equal(policy_get()->name, "act");
+	assert_string_equal(policy_get()->mode, "active");
 	assert_int_equal(policy_load_file(tmp_file("{\"name\": ")), -EINVAL);
 	unlink(tmp_path);
+	assert_string_equal(policy_get()->name, "act");
+	assert_int_equal(policy_load_file(tmp_file(bad)), -EINVAL);
+	unlink(tmp_path);
+	assert_string_equal(policy_get()->name, "act");
 	assert_int_equal(policy_load_file("/nonexistent/policy.json"), -ENOENT);
 	assert_int_equal(policy_load_file(tmp_file(good)), 0);
 	unlink(tmp_path);
@@ -405,7 +406,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_ranges_and_inverted),
 		cmocka_unit_test(test_select),
-		cmocka_unit_test(test_mode_gate),
+		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_load_atomic),
 		cmocka_unit_test(test_check_file),

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Builds the initramfs for one test kernel: busybox, vqpair.ko (built for that kernel),
 # veth.ko from the kernel package (bench baseline), iproute2, ethtool, iperf3, sockperf,
-# setpriv, the test client, vqtuned/vqtunectl when built, their libraries (ldd), the guest
-# test scripts and /init.
+# setpriv, the test client, vqtuned/vqtunectl when built, their libraries (ldd), the shipped
+# policies (/policies), the guest test scripts and /init; and the kernel's own modules named
+# in VQ_INITRD_KMODS (default: the virtio_net NIC driver) with their dependencies.
 #
 #   tests/vm/mkinitramfs.sh MODDIR KO VQPAIRCTL OUT.cpio.gz
 # MODDIR is the kernel's lib/modules/<release> directory.
@@ -40,8 +41,8 @@ copy_bin "$(command -v iperf3)" /bin/iperf3.real
 copy_bin "$(command -v sockperf)" /bin/sockperf
 copy_bin "$(command -v setpriv)" /bin/setpriv
 copy_bin "$ctl" /bin/vqpairctl
-for b in vqtuned vqtunectl; do
-	[ -x "$top/build/$b" ] && copy_bin "$top/build/$b" "/bin/$b"
+for b in vqtuned vqtunectl tests/tools/vqprobe; do
+	[ -x "$top/build/$b" ] && copy_bin "$top/build/$b" "/bin/${b##*/}"
 done
 # the iproute2 plugin for `ip link add ... type vqpair peer name X` (tests set IP_LIB_DIR)
 if [ -f "$top/build/ip/link_vqpair.so" ]; then
@@ -64,6 +65,34 @@ case $veth in
 ?*)	cp "$veth" "$root/lib/vqpair/veth.ko" ;;
 esac
 
+# Kernel modules for QEMU's NICs, uncompressed, in /lib/kmods with /lib/kmods/order (one
+# name a line, dependencies first) for the guest's insmod loop. A name with no .ko file is
+# built into that kernel (virtio_pci in 6.12+) and left out. Dependencies come from each
+# file's modinfo: the unpacked kernel has no modules.dep.
+kmod_file() { find "$moddir/kernel" -name "$1.ko" -o -name "$1.ko.xz" -o -name "$1.ko.zst" | head -1; }
+kmod_add() {
+	local name=$1 f d
+	grep -qx "$name" "$root/lib/kmods/order" && return 0
+	f=$(kmod_file "$name")
+	[ -n "$f" ] || return 0
+	for d in $(modinfo -F depends "$f" | tr , ' '); do
+		kmod_add "$d"
+	done
+	case $f in
+	*.xz)	xz -dc "$f" > "$root/lib/kmods/$name.ko" ;;
+	*.zst)	zstd -qdc "$f" > "$root/lib/kmods/$name.ko" ;;
+	*)	cp "$f" "$root/lib/kmods/$name.ko" ;;
+	esac
+	echo "$name" >> "$root/lib/kmods/order"
+}
+mkdir -p "$root/lib/kmods"
+: > "$root/lib/kmods/order"
+for m in ${VQ_INITRD_KMODS-virtio_pci virtio_net}; do
+	kmod_add "$m"
+done
+
+mkdir -p "$root/policies"
+cp "$top"/policies/*.json "$root/policies/"
 cp "$here"/guest/*.sh "$root/tests/"
 cp "$here/guest/init" "$root/init"
 chmod +x "$root/init" "$root"/tests/*.sh

@@ -1,0 +1,140 @@
+#!/bin/sh
+# vqtuned's vqpair provider against the module: the queues API shows the pair's per-queue
+# counters (bracketed by vqpairctl reads before and after the daemon's sample), latency
+# while traffic flows, the vqpair knobs only on the FRONT, PUTs of busyloop-us, zerocopy
+# and tx-full-mode that reach the module (read back with vqpairctl), an out-of-range PUT
+# refused naming the field, and SIGTERM putting the original values back.
+. /tests/lib.sh
+trap cleanup EXIT
+[ -x /bin/vqtuned ] && [ -x /bin/vqtunectl ] || skip "vqtuned/vqtunectl not in the initramfs"
+
+TICK_MS=100
+SETTLE_S=0.5		# > 2 ticks: the daemon holds a sample newer than the read before
+VQDIR=/tmp/vqtuned
+SOCK=$VQDIR/run/vqtuned.sock
+STATE=$VQDIR/state
+# originals set before the daemon starts: not the defaults, so a restore to a default fails
+ORIG_BUSY=30 ORIG_ZC=0 ORIG_FULL=0
+
+ctl() { vqtunectl -s $SOCK "$@"; }
+# vqj KEY: the first "KEY": value inside the first "vqpair" object of a --json reply
+vqj() {
+	awk -v k="\"$1\":" 'f && $1 == k { v = $2; sub(/,$/, "", v); print v; exit }
+		/"vqpair": \{/ { f = 1 }'
+}
+
+pair_up 1
+# no IPv6 chatter (DAD, router solicitations): the pair carries only this test's packets
+ina sysctl -w net.ipv6.conf.all.disable_ipv6=1 > /dev/null 2>&1
+inb sysctl -w net.ipv6.conf.all.disable_ipv6=1 > /dev/null 2>&1
+set_knob busyloop-us $ORIG_BUSY zerocopy $ORIG_ZC tx-full-mode $ORIG_FULL
+
+mkdir -p $VQDIR/run
+vqtuned -s $SOCK -S $STATE --netns $NSA --netns $NSB --interval $TICK_MS \
+	> $VQDIR/log 2>&1 &
+DPID=$!
+PIDS="$PIDS $DPID"
+for _ in $(seq 50); do
+	ctl status > /dev/null 2>&1 && break
+	kill -0 $DPID 2>/dev/null || { cat $VQDIR/log; fail "vqtuned exited"; }
+	sleep 0.2
+done
+ctl status > /dev/null || { cat $VQDIR/log; fail "vqtuned does not answer"; }
+# the first tick discovers the pair; a later one holds its first vqpair sample
+for _ in $(seq 50); do
+	ctl --json queues $NSA:$FRONT 2>/dev/null | grep -q '"vqpair"' && break
+	sleep 0.2
+done
+ctl --json queues $NSA:$FRONT > /tmp/q.first 2>&1
+grep -q '"vqpair"' /tmp/q.first ||
+	{ cat /tmp/q.first; ctl devices; cat $VQDIR/log; fail "no vqpair object for $FRONT"; }
+
+# ---- latency while traffic flows: any of a few API reads during a 4 s iperf3 ----
+/sbin/ip netns exec $NSB iperf3 -s -1 -B $IPB > /dev/null 2>&1 &
+SPID=$!
+sleep 0.5
+/sbin/ip netns exec $NSA iperf3 -c $IPB -t 4 > /tmp/iperf.out 2>&1 &
+CPID=$!
+PIDS="$PIDS $SPID $CPID"
+got=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	sleep 0.3
+	ctl --json queues $NSA:$FRONT > /tmp/q.busy || fail "queues API"
+	valid=$(vqj valid < /tmp/q.busy) p99=$(vqj completion_p99_ns < /tmp/q.busy)
+	mean=$(vqj completion_mean_ns < /tmp/q.busy) rate=$(vqj tx_packets_per_s < /tmp/q.busy)
+	echo "read $i: valid $valid tx_packets_per_s $rate completion mean $mean p99 $p99 ns"
+	if [ "$valid" = true ] && awk -v m="$mean" -v p="$p99" -v r="$rate" \
+		'BEGIN { exit !(m > 0 && p >= m / 2 && r > 0) }'; then
+		got=1
+		break
+	fi
+done
+wait $CPID || { cat /tmp/iperf.out; fail "iperf3"; }
+wait $SPID
+PIDS=$DPID
+if [ $got = 0 ]; then
+	sed -n '/"vqpair"/,$p' /tmp/q.busy | head -60
+	ctl status
+	tail -20 $VQDIR/log
+	fail "no latency or rate under load"
+fi
+ok "completion mean/p99 and rates under load"
+
+# ---- counters: vqpairctl before <= API <= vqpairctl after ----
+sleep 1
+ina vqpairctl stats $FRONT -q > /tmp/s.before
+sleep $SETTLE_S
+ctl --json queues $NSA:$FRONT > /tmp/q.idle || fail "queues API"
+ina vqpairctl stats $FRONT -q > /tmp/s.after
+for n in tx-packets tx-bytes kicks worker-runs completion-count completion-sum-ns \
+	 rx-packets tx-inflight-peak-bytes; do
+	key=$(echo $n | tr - _)
+	a=$(awk -v n=$n '$1 == "q0" && $2 == n { print $3 }' /tmp/s.before)
+	c=$(awk -v n=$n '$1 == "q0" && $2 == n { print $3 }' /tmp/s.after)
+	b=$(vqj $key < /tmp/q.idle)
+	[ -n "$b" ] && [ "$b" -ge "$a" ] && [ "$b" -le "$c" ] ||
+		fail "$n: API $b not within vqpairctl [$a, $c]"
+done
+pk=$(vqj tx_packets < /tmp/q.idle)
+[ "$pk" -gt 1000 ] || fail "tx_packets $pk after a 3 s iperf3"
+ok "API counters match vqpairctl (tx_packets $pk)"
+ctl --json queues $NSB:$BACK | grep -q '"end": "back"' || fail "back not reported as back"
+
+# ---- knobs only on the front ----
+ctl --json knobs $NSA:$FRONT > /tmp/k.front
+ctl --json knobs $NSB:$BACK > /tmp/k.back
+for k in busyloop-us zerocopy tx-full-mode tx-napi napi-weight backend-weight \
+	 zerocopy-min-bytes zerocopy-max-pending; do
+	grep -q "\"name\": \"$k\"" /tmp/k.front || fail "front lacks knob $k"
+	grep -q "\"name\": \"$k\"" /tmp/k.back && fail "back has knob $k"
+done
+grep -q '"provider": "vqpair"' /tmp/k.front || fail "no vqpair provider"
+[ "$(grep -c '"name": "tx-ring-size"' /tmp/k.front)" -le 1 ] || fail "tx-ring-size twice"
+ok "vqpair knobs on the front only"
+
+# ---- writes reach the module ----
+ctl set $NSA:$FRONT busyloop-us 200 --queue 0 || fail "PUT busyloop-us"
+ctl set $NSA:$FRONT zerocopy 1 --queue 0 || fail "PUT zerocopy"
+ctl set $NSA:$FRONT tx-full-mode 1 || fail "PUT tx-full-mode"
+[ "$(knob busyloop-us)" = 200 ] || fail "busyloop-us is $(knob busyloop-us), want 200"
+[ "$(knob zerocopy)" = 1 ] || fail "zerocopy is $(knob zerocopy), want 1"
+[ "$(knob tx-full-mode)" = 1 ] || fail "tx-full-mode is $(knob tx-full-mode), want 1"
+ok "PUTs reached the module"
+if ctl set $NSA:$FRONT busyloop-us 5000 > /tmp/e.out 2>&1; then
+	fail "busyloop-us 5000 accepted"
+fi
+grep -q "value" /tmp/e.out && grep -q 1000 /tmp/e.out || { cat /tmp/e.out; fail "range error"; }
+[ "$(knob busyloop-us)" = 200 ] || fail "a refused PUT changed busyloop-us"
+ok "out-of-range PUT refused: $(cat /tmp/e.out)"
+
+# ---- SIGTERM restores the originals ----
+kill -TERM $DPID
+wait $DPID
+rc=$?
+PIDS=""
+[ $rc = 0 ] || { cat $VQDIR/log; fail "vqtuned exit $rc after SIGTERM"; }
+[ "$(knob busyloop-us)" = $ORIG_BUSY ] || fail "busyloop-us $(knob busyloop-us) after stop"
+[ "$(knob zerocopy)" = $ORIG_ZC ] || fail "zerocopy $(knob zerocopy) after stop"
+[ "$(knob tx-full-mode)" = $ORIG_FULL ] || fail "tx-full-mode $(knob tx-full-mode) after stop"
+grep -q "restored 3 knob" $VQDIR/log || { cat $VQDIR/log; fail "not 3 knobs restored"; }
+ok "SIGTERM restored busyloop-us $ORIG_BUSY, zerocopy $ORIG_ZC, tx-full-mode $ORIG_FULL"
