@@ -204,6 +204,22 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	sig->bql_inflight_bytes = tq && (tq->bql_present & (1u << BQL_INFLIGHT)) ?
 		(double)tq->bql[BQL_INFLIGHT] : LAW_UNKNOWN;
 	sig->qdisc_backlog_bytes = tq ? tq->qdisc_backlog_bytes : LAW_UNKNOWN;
+	/*
+	 * BQL held the stack (law.h bql_limited): at the sample, inflight was within a packet
+	 * of the dql limit while the qdisc had data. One instantaneous reading per tick: a
+	 * queue BQL limits sits at its limit most of the time, an unlimited one does not.
+	 */
+	sig->bql_limited = false;
+	if (tq && (tq->bql_present & (1u << BQL_LIMIT)) &&
+	    (tq->bql_present & (1u << BQL_INFLIGHT)) && law_known(sig->qdisc_backlog_bytes) &&
+	    sig->qdisc_backlog_bytes > 0) {
+		double pkt = d->mtu + 14.0;
+
+		if (law_known(sig->tx_bytes_per_s) && law_known(sig->tx_packets_per_s) &&
+		    sig->tx_packets_per_s > 0)
+			pkt = fmax(pkt, sig->tx_bytes_per_s / sig->tx_packets_per_s);
+		sig->bql_limited = (double)tq->bql[BQL_INFLIGHT] + pkt >= (double)tq->bql[BQL_LIMIT];
+	}
 	sig->capacity_bytes_per_s = LAW_UNKNOWN;
 	/* RX / polling: events are the front's RX "interrupts" (vqpair rx-events) */
 	sig->rx_packets_per_s = pick(qrate(rq, QC_PACKETS), vrate(v, VQPAIR_QSTAT_RX_PACKETS));
@@ -251,8 +267,9 @@ json_t *decide_signals_json(const struct law_signals *s)
 		{ "zerocopy_pending", s->zc_pending },
 		{ "completion_mean_ns", s->zc_completion_ns },
 	};
-	json_t *o = json_pack("{s:b, s:I}", "valid", s->valid,
-			      "interval_ns", (json_int_t)s->interval_ns);
+	json_t *o = json_pack("{s:b, s:I, s:b}", "valid", s->valid,
+			      "interval_ns", (json_int_t)s->interval_ns,
+			      "bql_limited", s->bql_limited);
 	size_t i;
 
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)

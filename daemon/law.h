@@ -64,6 +64,12 @@ struct law_signals {
 	double tx_drops_per_s;		/* ring-full drops (vqpair tx-drop-ring-full) */
 	double bql_inflight_bytes;	/* BQL inflight, mean */
 	double qdisc_backlog_bytes;	/* qdisc backlog in front of the queue, mean */
+	/*
+	 * BQL held the stack back (dql inflight at its limit) while the qdisc had data: a
+	 * stop that qstats tx-stop does not count (it counts driver stops only; BQL's
+	 * __QUEUE_STATE_STACK_XOFF is not one). The law treats it as a stop.
+	 */
+	bool bql_limited;
 	double capacity_bytes_per_s;	/* line rate (ethtool speed) or LAW_UNKNOWN */
 	/* RX side / polling */
 	double rx_packets_per_s;

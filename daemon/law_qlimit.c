@@ -14,10 +14,10 @@
  * a queue needs so the device never runs dry between two completions: the stack refills the
  * driver queue only when completions free room; S (mean packet) because a completion frees
  * whole packets, so the one on the wire still counts in inflight. The queue is starving when
- * it stops (tx-stop) while the qdisc holds data and it sends below QL_SATURATED of D: the
- * limit is then the bottleneck and throughput = L / P, so P = L / rate, learned after two
- * starving intervals at one limit (a load drop, or the refill after a step, looks so for
- * one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
+ * it stops (tx-stop, or BQL holding the stack: bql_limited) while the qdisc holds data and
+ * it sends below QL_SATURATED of D: the limit is then the bottleneck and throughput = L / P,
+ * so P = L / rate, learned after two starving intervals at one limit (a load drop, or the
+ * refill after a step, looks so for one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
  * period is a frames count times a packet size, or a timer), so a stale floor does not keep
  * a queue long.
  *
@@ -63,7 +63,8 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 		       struct law_learn *learn, struct ql_view *v)
 {
 	double tx = law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s : 0;
-	bool stopped = law_known(sig->tx_stop_per_s) && sig->tx_stop_per_s > 0;
+	bool stopped = (law_known(sig->tx_stop_per_s) && sig->tx_stop_per_s > 0) ||
+		       sig->bql_limited;
 	bool backlog = law_known(sig->qdisc_backlog_bytes) && sig->qdisc_backlog_bytes > 0;
 
 	learn->ql_peak_bytes_per_s = fmax(tx, learn->ql_peak_bytes_per_s * QL_PEAK_DECAY);
@@ -225,7 +226,7 @@ double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig
 	cost = fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);
 	/* any shortfall beyond rate noise while the qdisc holds data counts, not only past
 	 * QL_SATURATED: the rollback check must see a 5% starvation */
-	if (sig->tx_stop_per_s > 0 && sig->qdisc_backlog_bytes > 0)
+	if ((sig->tx_stop_per_s > 0 || sig->bql_limited) && sig->qdisc_backlog_bytes > 0)
 		cost += QL_STARVE_WEIGHT *
 			fmax(0, 1 - sig->tx_bytes_per_s / v.drain_bytes_per_s - QL_RATE_NOISE);
 	return cost;

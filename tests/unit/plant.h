@@ -31,6 +31,8 @@ struct plant_txq {
 	uint32_t compl_frames;
 	double qdisc_cap_bytes;
 	int64_t limit_bytes;		/* knob: BQL limit_max */
+	/* as Linux: BQL's stops are not in tx-stop, only in bql_limited (law.h) */
+	bool hide_stack_stops;
 	/* state */
 	uint64_t now_ns;
 	double arrive_credit;
