@@ -2,7 +2,8 @@
 #   make deps      install the Debian packages the build and tests need (apt, as root)
 #   make all       build vqtuned and vqtunectl into build/
 #   make check     deps + build + every test tier (unit, netns, vm)
-#   make run       deps + build + the self-contained lab
+#   make run       deps + build + the self-contained lab (a QEMU guest, scripts/lab_vm.sh)
+#   make run-netns deps + build + the namespace lab on this host (veth, scripts/lab.sh)
 #   make bench     deps + build + benchmarks (prints figures)
 #   make install   install binaries, unit files, policies, man pages (DESTDIR, PREFIX)
 
@@ -35,7 +36,8 @@ DAEMON_LIB_OBJS	:= $(filter-out $(BUILD)/daemon/main.o,$(DAEMON_OBJS))
 CTL_SRCS	:= $(wildcard ctl/*.c)
 CTL_OBJS	:= $(CTL_SRCS:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps check check-unit check-netns check-vm run bench install clean kmod
+.PHONY: all deps check check-unit check-netns check-vm check-lab run run-netns bench install \
+	clean kmod
 all: $(BUILD)/vqtuned $(BUILD)/vqtunectl $(BUILD)/ip/link_vqpair.so
 
 # iproute2 plugin: `ip link add ... type vqpair peer name X` (kmod/iproute2/link_vqpair.c)
@@ -94,15 +96,28 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) check-netns
 	$(MAKE) check-vm
+	$(MAKE) check-lab
 
+# The lab boots the newest test kernel (LAB_KERNEL overrides), fetching it and building
+# vqpair.ko for it on first use; vqprobe (tools) is the guest's independent NAPI reader.
 run: deps
+	$(MAKE) all tools kmod-spec-check
+	VQ_KERNELS="$(VQ_KERNELS)" scripts/lab_vm.sh
+
+run-netns: deps
 	$(MAKE) all
 	scripts/lab.sh
+
+# `make run` end to end with short phases: table filled, API through the port forward,
+# token writes, knobs restored (tests/vm/lab_test.sh)
+check-lab: all tools kmod-spec-check
+	@VQ_KERNELS="$(VQ_KERNELS)" tests/vm/lab_test.sh
 
 bench: deps
 	$(MAKE) all
 	tests/bench/run.sh
 	$(MAKE) bench-vm
+	$(MAKE) bench-scen
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/policies \

@@ -3,56 +3,41 @@
 # it under QEMU (TCG), run the guest tests and collect results and dmesg.
 #
 #   tests/vm/run.sh [--bench] [KERNEL_TAG...]     default tags: $VQ_KERNELS or "6.1"
-# Env: VQ_TESTS=t_a,t_b (subset), VQ_CACHE (default .cache), VQ_VM_TIMEOUT (s, default 600).
+# Env: VQ_TESTS=t_a,t_b (subset), VQ_CACHE (default .cache), VQ_VM_TIMEOUT (s, default 600),
+# VQ_QEMU_NICS (default none; "hubpair" gives the guest a virtio_net pair, see vmlib.sh),
+# VQ_BENCH_MODE (the guest bench of --bench: bench = bench.sh, bench-scen = bench_scen.sh),
+# VQ_VM_APPEND (more kernel command-line words; NAME=VALUE ones reach the guest's /init env).
 # Logs: .cache/vm/<tag>/console.log (full console), dmesg.log. Prints
 # "vm: N passed, N failed" last; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/../.."
-top=$PWD
-cache=${VQ_CACHE:-$top/.cache}
+# shellcheck source=tests/vm/vmlib.sh
+. tests/vm/vmlib.sh
 bench=0
 [ "${1:-}" = --bench ] && { bench=1; shift; }
 tags=${*:-${VQ_KERNELS:-6.1}}
-# TCG: 2 vCPUs on a 2-core host (MTTCG), 1 GiB for iperf3 buffers and rings
-QEMU_SMP=2
-QEMU_MEM_MB=1024
 timeout_s=${VQ_VM_TIMEOUT:-600}
 passed=0 failed=0
 
-mkdir -p "$cache/vm"
-# one VM run at a time: runs share build dirs, initramfs and logs under $cache/vm
-exec 9> "$cache/vm/.lock"
-flock 9
-cc -std=gnu11 -Wall -Wextra -Werror -O2 -o "$cache/vm/vqpairctl" tests/vm/vqpairctl.c -lmnl ||
-	{ echo "vm: 0 passed, 1 failed"; exit 1; }
+vm_lock
+vm_build_ctl || { echo "vm: 0 passed, 1 failed"; exit 1; }
 
 for tag in $tags; do
 	t0=$(date +%s)
-	scripts/kernels.sh fetch "$tag" || { failed=$((failed + 1)); continue; }
-	# shellcheck disable=SC1090
-	. "$cache/kernels/$tag/env"
-	out=$cache/vm/$tag
-	mkdir -p "$out"
-	if ! kmod/build.sh "$tag" "$out/build" > "$out/build.log" 2>&1; then
-		cat "$out/build.log"
-		echo "vm[$tag]: module build failed"
-		failed=$((failed + 1))
-		continue
-	fi
-	tests/vm/mkinitramfs.sh "$MODDIR" "$out/build/vqpair.ko" "$cache/vm/vqpairctl" \
-		"$out/initrd.gz" || { failed=$((failed + 1)); continue; }
+	vm_prepare "$tag" || { failed=$((failed + 1)); continue; }
+	out=$VM_OUT
 	append="console=ttyS0 panic=-1 oops=panic quiet"
 	[ -n "${VQ_TESTS:-}" ] && append+=" vqtests=$VQ_TESTS"
-	[ $bench = 1 ] && append+=" vqmode=bench"
+	[ $bench = 1 ] && append+=" vqmode=${VQ_BENCH_MODE:-bench}"
+	[ -n "${VQ_VM_APPEND:-}" ] && append+=" $VQ_VM_APPEND"
+	vm_qemu_argv "$VM_INITRD" "$append" "${VQ_QEMU_NICS:-none}" ||
+		{ echo "vm: 0 passed, 1 failed"; exit 1; }
 	t1=$(date +%s)
 	# A crash before /init runs is TCG's, not the module's (7.x guests sometimes die on
 	# an int3 while the kernel patches its own text at clocksource switch): boot again
 	# once, and keep the first console for the record.
 	for attempt in 1 2; do
-		timeout "$timeout_s" qemu-system-x86_64 -accel tcg -smp $QEMU_SMP \
-			-m $QEMU_MEM_MB -nographic -no-reboot -kernel "$VMLINUZ" \
-			-initrd "$out/initrd.gz" -append "$append" -nic none \
-			> "$out/console.log" 2>&1 < /dev/null
+		timeout "$timeout_s" "${VM_QEMU[@]}" > "$out/console.log" 2>&1 < /dev/null
 		grep -q VQ-BEGIN "$out/console.log" && break
 		mv "$out/console.log" "$out/console.boot$attempt.log"
 		echo "[$tag] guest died before /init (attempt $attempt), see console.boot$attempt.log"

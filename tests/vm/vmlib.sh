@@ -1,0 +1,89 @@
+# shellcheck shell=bash
+# Shared by the VM tier (tests/vm/run.sh) and the lab (scripts/lab_vm.sh); sourced by bash
+# from the top of the repository. One VM at a time machine-wide: runs share build dirs,
+# initramfs and logs under $VQ_CACHE/vm, so every user takes vm_lock first.
+#
+#   vm_lock                 flock $VQ_CACHE/vm/.lock on fd 9 (held until the shell exits)
+#   vm_build_ctl            the guest's genl test client -> $VM_CACHE/vqpairctl
+#   vm_prepare TAG          fetch kernel TAG, build vqpair.ko for it, build the initramfs;
+#                           sets VM_OUT (.cache/vm/TAG), VM_INITRD, and VMLINUZ, MODDIR, KREL
+#                           from the kernel's env. Build log: $VM_OUT/build.log
+#   vm_qemu_argv INITRD APPEND [NICS]
+#                           fills the array VM_QEMU with the QEMU command line
+#
+# NICS (also VQ_QEMU_NICS for tests/vm/run.sh) is a space-separated list of:
+#   none           no NIC (the default)
+#   hubpair        two virtio-net-pci NICs joined on a QEMU hub: a real virtio_net pair,
+#                  MACs $VM_MAC_HUB_A and $VM_MAC_HUB_B (the guest finds them by MAC)
+#   user:HP:GP     a virtio-net-pci NIC on QEMU user networking (MAC $VM_MAC_USER, guest
+#                  address 10.0.2.15/24), host 127.0.0.1:HP forwarded to guest TCP port GP
+# The guest's /init loads virtio_net (and what it needs) when QEMU gave it a virtio NIC.
+
+VM_TOP=$(pwd)
+VM_CACHE=${VQ_CACHE:-$VM_TOP/.cache}
+# TCG: 2 vCPUs on a 2-core host (MTTCG), 1 GiB for iperf3 buffers and rings
+VM_QEMU_SMP=2
+VM_QEMU_MEM_MB=1024
+VM_MAC_HUB_A=52:54:00:76:00:01
+VM_MAC_HUB_B=52:54:00:76:00:02
+VM_MAC_USER=52:54:00:76:00:10
+
+vm_lock() {
+	mkdir -p "$VM_CACHE/vm"
+	exec 9> "$VM_CACHE/vm/.lock"
+	flock -n 9 && return 0
+	echo "vm: waiting for the VM lock (another VM run holds $VM_CACHE/vm/.lock)"
+	flock 9
+}
+
+vm_build_ctl() {
+	cc -std=gnu11 -Wall -Wextra -Werror -O2 -o "$VM_CACHE/vm/vqpairctl" \
+		tests/vm/vqpairctl.c -lmnl
+}
+
+vm_prepare() {
+	local tag=$1
+	scripts/kernels.sh fetch "$tag" || return 1
+	# shellcheck disable=SC1090
+	. "$VM_CACHE/kernels/$tag/env"
+	VM_OUT=$VM_CACHE/vm/$tag
+	VM_INITRD=$VM_OUT/initrd.gz
+	mkdir -p "$VM_OUT"
+	if ! kmod/build.sh "$tag" "$VM_OUT/build" > "$VM_OUT/build.log" 2>&1; then
+		cat "$VM_OUT/build.log"
+		echo "vm[$tag]: module build failed"
+		return 1
+	fi
+	tests/vm/mkinitramfs.sh "$MODDIR" "$VM_OUT/build/vqpair.ko" "$VM_CACHE/vm/vqpairctl" \
+		"$VM_INITRD"
+}
+
+vm_nic_argv() {
+	local w hp gp
+	VM_NIC_ARGV=(-nic none)
+	for w in ${1:-none}; do
+		case $w in
+		none)	;;
+		hubpair)
+			VM_NIC_ARGV+=(-netdev hubport,id=vqh0,hubid=1
+				-device "virtio-net-pci,netdev=vqh0,mac=$VM_MAC_HUB_A"
+				-netdev hubport,id=vqh1,hubid=1
+				-device "virtio-net-pci,netdev=vqh1,mac=$VM_MAC_HUB_B") ;;
+		user:*:*)
+			hp=${w#user:}
+			gp=${hp#*:}
+			hp=${hp%%:*}
+			VM_NIC_ARGV+=(-netdev "user,id=vqu0,hostfwd=tcp:127.0.0.1:$hp-:$gp"
+				-device "virtio-net-pci,netdev=vqu0,mac=$VM_MAC_USER") ;;
+		*)	echo "vm: unknown NIC spec '$w' (none, hubpair, user:HOSTPORT:GUESTPORT)" >&2
+			return 2 ;;
+		esac
+	done
+}
+
+vm_qemu_argv() {
+	vm_nic_argv "${3:-none}" || return 2
+	VM_QEMU=(qemu-system-x86_64 -accel tcg -smp $VM_QEMU_SMP -m $VM_QEMU_MEM_MB
+		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$1" -append "$2"
+		"${VM_NIC_ARGV[@]}")
+}
