@@ -7,6 +7,10 @@
 #   make check-vm     boot each test kernel under QEMU (TCG) and run tests/vm/guest/t_*.sh;
 #                     last line "vm: N passed, N failed", non-zero exit on any failure
 #   make bench-vm     vqpair vs veth TCP throughput in the same guest, and their ratio
+#   make bench-scen   the live-traffic table: rr, bulk, rr under bulk, zerocopy with a slow
+#                     consumer, each with default knobs, the best static setting of a
+#                     small sweep, and vqtuned (balanced.json); tests/bench/vm_scenarios.sh
+#                     (VQ_BENCH_S, VQ_BENCH_RUNS, ...); ~20 min under TCG
 #   make kmod-sparse  the module through sparse (C=1) for every test kernel
 #   make kmod-spec-check  include/vqpair.h against kmod/vqpair.spec
 # VQ_KERNELS: test kernel tags, see scripts/kernels.sh. VQ_TESTS=t_a,t_b runs a subset.
@@ -18,7 +22,7 @@ VQ_SPARSE_KERNELS ?= 6.1 6.12
 KMOD_HOST_KDIR	:= /lib/modules/$(shell uname -r)/build
 VQ_CACHE	?= $(CURDIR)/.cache
 
-.PHONY: kmod check-vm bench-vm kmod-sparse kmod-spec-check
+.PHONY: kmod check-vm bench-vm bench-scen kmod-sparse kmod-spec-check
 
 kmod-spec-check:
 	@mkdir -p $(VQ_CACHE)
@@ -53,3 +57,6 @@ check-vm: kmod-spec-check
 
 bench-vm:
 	@tests/bench/vm_vqpair.sh $(VQ_BENCH_KERNEL)
+
+bench-scen:
+	@tests/bench/vm_scenarios.sh $(VQ_BENCH_KERNEL)

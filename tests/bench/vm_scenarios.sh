@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The live-traffic proof table: four scenarios on a vqpair between two namespaces of one
+# QEMU guest (TCG), each under (a) the module's default knobs, (b) the best static setting
+# of a small grid (picked per scenario by a sweep, then measured again) and (c) vqtuned with
+# policies/balanced.json (fresh daemon per run, warm-up before the measured window). The
+# guest side is tests/vm/guest/bench_scen.sh (scenarios, grid, metrics); this script boots
+# it through tests/vm/run.sh --bench and computes the table from its "bench-cell:" lines.
+#
+# Figures only, no thresholds. Exit 0 when every cell of the table has a figure from every
+# run; 1 when a tool failed or a cell has no number (a (c) cell while vqtuned refuses an
+# active policy, for one); the table is printed either way.
+#
+# usage: tests/bench/vm_scenarios.sh [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
+# Env: VQ_BENCH_S (measured seconds per run, default 4), VQ_BENCH_RUNS (runs per cell,
+# default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, default 5), VQ_BENCH_TICK_MS (vqtuned
+# --interval, default 200), VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"),
+# VQ_BENCH_GRID (subset of the grid, see bench_scen.sh), VQ_BENCH_B_FRESH (1: measure the
+# winner again, 0: report its sweep runs), VQ_VM_TIMEOUT (default 3600 s here).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+tag=${1:-${VQ_BENCH_KERNEL:-7}}
+
+words=""
+for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
+	 VQ_BENCH_GRID VQ_BENCH_B_FRESH; do
+	val=${!v:-}
+	[ -n "$val" ] || continue
+	# a kernel command-line word has no spaces: lists travel comma-separated
+	words+=" $v=${val// /,}"
+done
+log=$(mktemp "${TMPDIR:-/tmp}/vqscen.XXXXXX") || exit 1
+trap 'rm -f "$log"' EXIT
+
+t0=$(date +%s)
+VQ_BENCH_MODE=bench-scen VQ_VM_APPEND="${words# }" VQ_VM_TIMEOUT=${VQ_VM_TIMEOUT:-3600} \
+	tests/vm/run.sh --bench "$tag" > "$log" 2>&1
+rc=$?
+t1=$(date +%s)
+# run.sh prefixes guest lines with "[tag]   | "
+sed -n 's/^\[[^]]*\] *| *\(bench-[a-z]*:.*\)/\1/p' "$log" > "$log.cells"
+trap 'rm -f "$log" "$log.cells"' EXIT
+grep '^bench-note:' "$log.cells"
+grep -q '^bench-cell:' "$log.cells" || {
+	tail -30 "$log"
+	echo "FAIL: no bench-cell line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
+	exit 1
+}
+
+awk -v tag="$tag" -v wall=$((t1 - t0)) '
+function med(list,    n, i, j, t, a) {
+	n = split(list, a, " ")
+	if (n == 0) return ""
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function lo(list,    n, i, a, m) { n = split(list, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 < m + 0) m = a[i]; return m }
+function hi(list,    n, i, a, m) { n = split(list, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 > m + 0) m = a[i]; return m }
+function fmt(x) { return x == "" ? "-" : (x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.3g", x)) }
+# cell text: median [min-max] (k/n runs when some failed)
+function cell(key,    s, n) {
+	if (!(key in runs)) return "- (not run)"
+	n = split(val[key], dummy, " ")
+	if (n == 0) return "- (" err[key] ")"
+	s = fmt(med(val[key])) " [" fmt(lo(val[key])) "-" fmt(hi(val[key])) "]"
+	if (n < runs[key]) s = s " " n "/" runs[key] "!"
+	return s
+}
+function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b) }
+function m(key) { return (key in runs) ? med(val[key]) : "" }
+/^bench-winner:/ { split($2, kv, "="); s = kv[2]; split($3, kv, "="); win[s] = kv[2]; next }
+/^bench-time:/ { times = times " " $2 "(" substr($3, 3) "s)"; next }
+/^bench-scen:/ { hdr = $0; sub(/^bench-scen: /, "", hdr); next }
+/^bench-cell:/ {
+	delete f
+	for (i = 2; i <= NF; i++) { p = index($i, "="); f[substr($i, 1, p - 1)] = substr($i, p + 1) }
+	c = f["cfg"]
+	if (c == "grid" && f["set"] == "copy") c = "copy"
+	if (c == "grid") c = "grid:" f["set"]
+	if (c == "b") bset[f["scen"]] = f["set"]
+	if (!(f["scen"] in seen)) { seen[f["scen"]] = 1; order[++ns] = f["scen"] }
+	if (c != "b" && c != "c" && !((f["scen"], f["set"]) in gseen)) {
+		gseen[f["scen"], f["set"]] = c
+		gorder[f["scen"]] = gorder[f["scen"]] " " f["set"]
+	}
+	for (k in f) {
+		if (k !~ /_us$|^gbps$/) continue
+		key = f["scen"] SUBSEP c SUBSEP k
+		runs[key]++
+		val[key] = val[key] " " f[k]
+	}
+	if ("error" in f) {
+		bad++
+		errs = errs " " f["scen"] "/" c "/run" f["run"] ":" f["error"]
+		# a run without figures counts against every metric of its scenario
+		split(metrics_of(f["scen"]), mk, " ")
+		for (i in mk) { key = f["scen"] SUBSEP c SUBSEP mk[i]; runs[key]++; err[key] = f["error"] }
+	}
+	if ("events" in f) ev[f["scen"]] = ev[f["scen"]] " " f["events"]
+	next
+}
+function metrics_of(s) { return (s == "rr") ? "p50_us p99_us" : (s == "bulkrr") ? "p50_us p99_us gbps" : "gbps" }
+function row(s, k, label,    ka, kb, kc) {
+	printf "%-7s %-16s %-24s %-24s %-24s\n", s, label, cell(s SUBSEP "a" SUBSEP k),
+		cell(s SUBSEP "b" SUBSEP k), cell(s SUBSEP "c" SUBSEP k)
+}
+END {
+	printf "# vqpair live-traffic table, kernel %s, TCG guest: %s\n", tag, hdr
+	printf "# cells: median [min-max] over the runs; n/N! = only n of N runs gave a figure; - = no figure\n"
+	printf "%-7s %-16s %-24s %-24s %-24s\n", "scen", "metric", "(a) default", "(b) best static", "(c) vqtuned"
+	for (i = 1; i <= ns; i++) {
+		s = order[i]
+		if (s == "rr") { row(s, "p99_us", "p99 us (RTT)"); row(s, "p50_us", "p50 us (RTT)") }
+		if (s == "bulk") row(s, "gbps", "Gbit/s")
+		if (s == "bulkrr") { row(s, "p99_us", "p99 us (RTT)"); row(s, "p50_us", "p50 us (RTT)"); row(s, "gbps", "bulk Gbit/s") }
+		if (s == "slowzc") {
+			row(s, "gbps", "Gbit/s")
+			printf "%-7s %-16s %s\n", s, "copy-mode ref", cell(s SUBSEP "copy" SUBSEP "gbps")
+		}
+	}
+	printf "(b) settings (sweep winner per scenario):"
+	for (i = 1; i <= ns; i++) printf " %s=%s", order[i], (order[i] in win) ? win[order[i]] : "-"
+	printf "\n"
+	printf "sweep medians (a = default; the winner is re-measured as (b)):\n"
+	for (i = 1; i <= ns; i++) {
+		s = order[i]; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
+		printf "  %-7s %-7s", s, k
+		n = split(gorder[s], gs, " ")
+		for (j = 1; j <= n; j++) printf " %s=%s", gs[j], fmt(m(s SUBSEP gseen[s, gs[j]] SUBSEP k))
+		if (s == "bulkrr") {
+			printf " | bulk Gbit/s"
+			for (j = 1; j <= n; j++) printf " %s=%s", gs[j], fmt(m(s SUBSEP gseen[s, gs[j]] SUBSEP "gbps"))
+		}
+		printf "\n"
+	}
+	printf "derived (figures, not pass/fail):\n"
+	for (i = 1; i <= ns; i++) {
+		s = order[i]; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
+		printf "  %-7s %-7s (c)/(a) %s   (c)/(b) %s\n", s, k,
+			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
+			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "b" SUBSEP k))
+	}
+	if ("bulkrr" in seen)
+		printf "  bulkrr: (c) p99 = %s of (a)'"'"'s, with (c) bulk = %s of (a)'"'"'s (target bulk >= 0.90)\n",
+			ratio(m("bulkrr" SUBSEP "c" SUBSEP "p99_us"), m("bulkrr" SUBSEP "a" SUBSEP "p99_us")),
+			ratio(m("bulkrr" SUBSEP "c" SUBSEP "gbps"), m("bulkrr" SUBSEP "a" SUBSEP "gbps"))
+	if ("slowzc" in seen)
+		printf "  slowzc: (c) = %s of copy mode; (a) = %s of copy mode\n",
+			ratio(m("slowzc" SUBSEP "c" SUBSEP "gbps"), m("slowzc" SUBSEP "copy" SUBSEP "gbps")),
+			ratio(m("slowzc" SUBSEP "a" SUBSEP "gbps"), m("slowzc" SUBSEP "copy" SUBSEP "gbps"))
+	for (i = 1; i <= ns; i++) if (order[i] in ev) printf "  vqtuned knob events per run, %s:%s\n", order[i], ev[order[i]]
+	printf "guest time per scenario:%s; wall time incl. build and boot %ds\n", times, wall
+	# every table cell must have a figure
+	for (i = 1; i <= ns; i++) {
+		s = order[i]; split(metrics_of(s), mk, " ")
+		for (j in mk) for (c = 1; c <= 3; c++) {
+			cf = substr("abc", c, 1); key = s SUBSEP cf SUBSEP mk[j]
+			if (m(key) == "") { missing = missing " " s "/" cf "/" mk[j] }
+		}
+		if (s == "slowzc" && m(s SUBSEP "copy" SUBSEP "gbps") == "") missing = missing " slowzc/copy/gbps"
+	}
+	if (errs != "") printf "runs without a figure:%s\n", errs
+	if (missing != "") printf "cells without a number:%s\n", missing
+	exit (errs != "" || missing != "") ? 1 : 0
+}' "$log.cells"
+st=$?
+if [ $rc != 0 ]; then
+	grep -E 'VQTEST|did not finish|dmesg' "$log" | tail -5
+	echo "tests/vm/run.sh exit status $rc (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
+fi
+[ $st = 0 ] && [ $rc = 0 ]

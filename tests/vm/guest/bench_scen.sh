@@ -1,0 +1,357 @@
+#!/bin/sh
+# The live-traffic proof table, guest side (vqmode=bench-scen): four scenarios on a vqpair
+# between the namespaces vqa (front, 10.77.0.1) and vqb (back, 10.77.0.2), traffic front ->
+# back through queue 0, each under
+#   (a) the module's default knobs,
+#   (b) the best static setting of a small grid (sweep), measured again on its own,
+#   (c) vqtuned with policies/balanced.json managing vqa, started fresh for every run.
+# Scenarios (metric of the winner in brackets):
+#   rr      sockperf UDP ping-pong, full round trip, p50 and p99 in us       [p99, lower]
+#   bulk    iperf3 TCP -P 4, Gbit/s                                          [higher]
+#   bulkrr  rr while bulk runs through the same queue; both recorded         [p99, lower,
+#           among settings whose bulk median is >= 90% of the default's]
+#   slowzc  bulk with zerocopy on and a slow consumer: every TX completion held back
+#           SLOW_DELAY_US (debugfs completion_delay_us); the grid's "copy" entry
+#           (zerocopy off) is the copy-mode reference                        [higher]
+#           completion_delay_us holds copied and zerocopy completions alike (vqp_reap),
+#           so it shows how the controllers treat lagging completions; zerocopy is not
+#           slower than copy under it (no vhost-style head-of-line stall of zc alone).
+# One machine-parsable line per run, for tests/bench/vm_scenarios.sh:
+#   bench-cell: scen=S cfg=a|grid|b|c set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
+# A run that could not be measured prints error=WHY and no figure; the host fails on it.
+# Everything else a cell prints is prefixed "bench-note: " (tests/vm/run.sh --bench passes
+# only lines that say bench to its output).
+# Env (kernel command line words reach /init's environment): VQ_BENCH_S, VQ_BENCH_RUNS,
+# VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH.
+. /tests/lib.sh
+
+DUR=${VQ_BENCH_S:-4}
+RUNS=${VQ_BENCH_RUNS:-3}
+# vqtuned's warm-up under the scenario's traffic before the measured window
+WARM_S=${VQ_BENCH_WARMUP_S:-5}
+# vqtuned tick: 200 ms gives the controllers ~25 decisions in the warm-up
+TICK_MS=${VQ_BENCH_TICK_MS:-200}
+# lists come comma-separated on the kernel command line
+SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
+GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy}" | tr , ' ')
+# 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
+B_FRESH=${VQ_BENCH_B_FRESH:-1}
+# mkinitramfs.sh copies policies/*.json to /policies
+POLICY=/policies/balanced.json
+# iperf3 streams of every bulk run: four flows share the one queue
+BULK_STREAMS=4
+# iperf3 -O: TCP slow start is left out of every bulk figure
+BULK_OMIT_S=1
+# bulkrr: sockperf starts this long after iperf3, so the queue is already full
+BG_LEAD_S=1
+# sockperf's start on TCG plus its own 400 ms warm-up before it measures
+PP_START_S=1
+# slow consumer: completions held 2 ms, twice balanced.json's zerocopy latency target (1 ms)
+SLOW_DELAY_US=2000
+# bulkrr winner: the bulk it keeps, as a share of the default's median (per mille)
+BULK_KEEP_PERMILLE=900
+# vqtuned answering on its socket after start (TCG: process start is slow)
+VQT_READY_S=20
+SR_PORT=11111
+VQT_DIR=/tmp/vqt
+# the last decisions of each vqtuned run shown as notes
+VQT_EVENTS_SHOWN=4
+VQT_PID=""
+SR_PID=""
+
+stop_pid() { [ -n "$1" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null; }
+# every cell runs in a subshell (a pipe into tee): lib.sh's fail() ends only that cell, and
+# this trap stops what the cell started and removes its pair
+cell_cleanup() {
+	stop_pid "$SR_PID"
+	SR_PID=""
+	stop_pid "$VQT_PID"
+	VQT_PID=""
+	cleanup
+}
+main_cleanup() {
+	cell_cleanup
+	rm -rf "$VQT_DIR" /tmp/bs
+}
+trap main_cleanup EXIT
+
+# ---- settings: the base of each scenario, then one grid entry on top --------------------
+scen_base() {
+	[ "$1" = slowzc ] || return 0
+	set_knob zerocopy 1
+	dbg 0 completion_delay_us $SLOW_DELAY_US
+}
+
+# apply_set NAME: one static setting of the grid; the knob names of include/vqpair.h
+apply_set() {
+	case $1 in
+	default) ;;
+	bql16k)	bql 0 limit_max 16384 ;;			# BQL: ~10 full frames in flight
+	busy50)	set_knob busyloop-us 50 ;;			# vhost busyloop_timeout 50 us
+	coal)	ina ethtool -C $FRONT tx-usecs 100 tx-frames 32 rx-usecs 100 rx-frames 32 ;;
+	ring1024) ina ethtool -G $FRONT tx 1024 ;;
+	zcp16)	set_knob zerocopy 1 zerocopy-max-pending 16 ;;
+	copy)	set_knob zerocopy 0 ;;
+	*)	echo "unknown grid setting $1"; return 1 ;;
+	esac
+}
+
+# a grid entry that equals the default in a scenario is not measured twice
+set_applies() {
+	[ "$2" = copy ] && [ "$1" != slowzc ] && return 1
+	return 0
+}
+
+# ---- measurements: each prints its key=value figures, or returns non-zero ---------------
+sr_start() {
+	/sbin/ip netns exec $NSB sockperf sr -i $IPB -p $SR_PORT > /tmp/bs/sr 2>&1 &
+	SR_PID=$!
+	sleep 0.5
+}
+sr_stop() { stop_pid "$SR_PID"; SR_PID=""; }
+
+# pp SECS: sockperf ping-pong from the front; p50/p99 of the full round trip in us
+pp() {
+	ina sockperf pp -i $IPB -p $SR_PORT -t "$1" --full-rtt > /tmp/bs/pp 2>&1 ||
+		{ tail -3 /tmp/bs/pp; return 1; }
+	awk '/percentile 50.000 =/ {p50 = $NF} /percentile 99.000 =/ {p99 = $NF}
+		END {if (p50 == "" || p99 == "") exit 1; printf "p50_us=%s p99_us=%s", p50, p99}' \
+		/tmp/bs/pp || { tail -3 /tmp/bs/pp; return 1; }
+}
+
+# iperf_bg SECS OMIT: iperf3 server and client, the client in the background (IPERF_PID);
+# the client runs OMIT + SECS seconds and reports the last SECS (iperf3 -O)
+iperf_bg() {
+	/sbin/ip netns exec $NSB iperf3 -s -1 -B $IPB > /dev/null 2>&1 &
+	IPERFS_PID=$!
+	sleep 0.5
+	/sbin/ip netns exec $NSA iperf3 -c $IPB -P $BULK_STREAMS -t "$1" -O "$2" \
+		> /tmp/bs/iperf 2>&1 &
+	IPERF_PID=$!
+}
+# iperf_wait: the client's SUM receiver rate, Gbit/s
+iperf_wait() {
+	local rc=0
+	wait $IPERF_PID || rc=1
+	[ $rc = 0 ] || kill $IPERFS_PID 2>/dev/null
+	wait $IPERFS_PID 2>/dev/null
+	[ $rc = 0 ] || { tail -3 /tmp/bs/iperf; return 1; }
+	awk '/^\[SUM\].*receiver/ {
+			for (i = 1; i <= NF; i++) if ($i ~ /bits\/sec$/) { v = $(i - 1); u = $i }
+		}
+		END {
+			if (u == "") exit 1
+			if (u ~ /^M/) v /= 1000
+			if (u ~ /^K/) v /= 1e6
+			printf "gbps=%.3f", v
+		}' /tmp/bs/iperf || { tail -3 /tmp/bs/iperf; return 1; }
+}
+
+# measure SCEN SECS WARM: one run of SECS measured seconds; WARM seconds of the same traffic
+# come first (vqtuned's warm-up) and are left out of the figures
+measure() {
+	local s=$1 t=$2 w=$3 out
+	case $s in
+	rr)
+		sr_start
+		[ "$w" -gt 0 ] && { pp "$w" > /dev/null || { sr_stop; return 1; }; }
+		out=$(pp "$t") || { sr_stop; echo "$out"; return 1; }
+		sr_stop
+		echo "$out" ;;
+	bulk|slowzc)
+		iperf_bg "$t" $((w + BULK_OMIT_S))
+		iperf_wait ;;
+	bulkrr)
+		# bulk starts BG_LEAD_S ahead of sockperf and its measured window spans the
+		# measured ping-pong (plus sockperf's own start and warm-up, PP_START_S)
+		sr_start
+		iperf_bg $((t + PP_START_S)) $((BG_LEAD_S + w + (w > 0 ? PP_START_S : 0)))
+		sleep $BG_LEAD_S
+		[ "$w" -gt 0 ] && pp "$w" > /dev/null
+		out=$(pp "$t") || { iperf_wait > /dev/null; sr_stop; echo "$out"; return 1; }
+		# not in $(): wait needs the shell that started iperf3
+		iperf_wait > /tmp/bs/g || { sr_stop; cat /tmp/bs/g; return 1; }
+		sr_stop
+		echo "$out $(cat /tmp/bs/g)" ;;
+	*) echo "unknown scenario $s"; return 1 ;;
+	esac
+}
+
+# ---- vqtuned ----------------------------------------------------------------------------
+vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
+
+# vqt_start: fresh daemon with balanced.json managing vqa; fails (with the reason in
+# VQT_ERR) when it refuses the policy, dies, or does not run it in mode active
+vqt_start() {
+	local n=0 mode
+	rm -rf $VQT_DIR
+	mkdir -p $VQT_DIR
+	VQT_ERR=""
+	[ -x /bin/vqtuned ] || { VQT_ERR=vqtuned-not-in-initramfs; return 1; }
+	vqtuned --netns $NSA --interval "$TICK_MS" --policy $POLICY -s $VQT_DIR/sock \
+		-S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
+	VQT_PID=$!
+	while [ $n -lt $((VQT_READY_S * 4)) ]; do
+		kill -0 $VQT_PID 2>/dev/null || break
+		vqt status > /dev/null 2>&1 && break
+		sleep 0.25
+		n=$((n + 1))
+	done
+	if ! kill -0 $VQT_PID 2>/dev/null; then
+		wait $VQT_PID
+		echo "vqtuned exited ($?) at start:"
+		sed 's/^/    /' $VQT_DIR/log | tail -5
+		# a build without the controllers wired: "mode: 'active' needs the controllers
+		# wired ...; policy ... rejected" (API code unsupported)
+		grep -Eq 'unsupported|rejected' $VQT_DIR/log &&
+			VQT_ERR=vqtuned-refused-active-policy ||
+			VQT_ERR=vqtuned-exited
+		VQT_PID=""
+		return 1
+	fi
+	mode=$(vqt --json status 2>/dev/null | grep -o '"mode": *"[a-z]*"' | head -1 |
+		sed 's/.*"\([a-z]*\)"$/\1/')
+	if [ "$mode" != active ]; then
+		echo "vqtuned runs in mode '${mode:-?}', not active; its log:"
+		sed 's/^/    /' $VQT_DIR/log | tail -5
+		VQT_ERR=vqtuned-mode-${mode:-unknown}
+		return 1
+	fi
+	return 0
+}
+
+# vqt_stop: SIGTERM restores every knob it changed; VQT_EV = its decisions (count), the
+# decisions themselves in $VQT_DIR/events for the notes. Not in $(): wait needs this shell.
+vqt_stop() {
+	vqt events > $VQT_DIR/events 2>&1
+	VQT_EV=$(vqt --json events 2>/dev/null | grep -o '"knob"' | wc -l)
+	stop_pid "$VQT_PID"
+	VQT_PID=""
+}
+
+# ---- cells ------------------------------------------------------------------------------
+# emit SCEN CFG SET RUN FIGURES|error=WHY
+emit() { echo "bench-cell: scen=$1 cfg=$2 set=$3 run=$4 $5"; }
+
+# cell_static SCEN CFG SET: a fresh pair with that setting, RUNS runs
+cell_static() {
+	local s=$1 c=$2 set=$3 r=1 out
+	trap cell_cleanup EXIT
+	pair_up 1
+	if ! scen_base "$s" || ! apply_set "$set"; then
+		while [ $r -le "$RUNS" ]; do
+			emit "$s" "$c" "$set" $r error=setting-refused
+			r=$((r + 1))
+		done
+		return
+	fi
+	while [ $r -le "$RUNS" ]; do
+		out=$(measure "$s" "$DUR" 0) && emit "$s" "$c" "$set" $r "$out" ||
+			{ echo "$out" | sed 's/^/    /'; emit "$s" "$c" "$set" $r error=tool-failed; }
+		r=$((r + 1))
+	done
+}
+
+# cell_vqtuned SCEN: a fresh pair per run, the scenario's base, vqtuned on top
+cell_vqtuned() {
+	local s=$1 r=1 out
+	trap cell_cleanup EXIT
+	while [ $r -le "$RUNS" ]; do
+		pair_up 1
+		scen_base "$s"
+		if ! vqt_start; then
+			emit "$s" c vqtuned $r "error=$VQT_ERR"
+			stop_pid "$VQT_PID"
+			VQT_PID=""
+			cleanup
+			r=$((r + 1))
+			continue
+		fi
+		if out=$(measure "$s" "$DUR" "$WARM_S"); then
+			vqt_stop
+			# what the controllers did, for whoever reads a surprising figure
+			tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 | sed "s/^/vqtuned run $r: /"
+			emit "$s" c vqtuned $r "$out events=$VQT_EV"
+		else
+			echo "$out" | sed 's/^/    /'
+			vqt_stop
+			emit "$s" c vqtuned $r error=tool-failed
+		fi
+		cleanup
+		r=$((r + 1))
+	done
+}
+
+# winner SCEN: the grid entry (default included) with the best median of the scenario's
+# metric; in bulkrr only entries that keep BULK_KEEP_PERMILLE of the default's bulk compete
+winner() {
+	grep -E "^bench-cell: scen=$1 cfg=(a|grid) " /tmp/bs/cells | awk -v s="$1" \
+		-v keep=$BULK_KEEP_PERMILLE '
+	function med(list,    n, i, j, t, a) {
+		n = split(list, a, " ")
+		for (i = 2; i <= n; i++)	# insertion sort: a handful of runs
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		# + 0: busybox awk returns a string from a function, and compares strings
+		return n % 2 ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{
+		set = ""; p99 = ""; g = ""
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "set") set = kv[2]
+			if (kv[1] == "p99_us") p99 = kv[2]
+			if (kv[1] == "gbps") g = kv[2]
+		}
+		m = (s == "bulk" || s == "slowzc") ? g : p99
+		if (m == "") next
+		if (!(set in seen)) { seen[set] = 1; order[++ns] = set }
+		mv[set] = mv[set] " " m
+		gv[set] = gv[set] " " g
+	}
+	END {
+		lower = (s == "rr" || s == "bulkrr")
+		floor = -1
+		if (s == "bulkrr" && ("default" in seen))
+			floor = med(gv["default"]) * keep / 1000
+		for (i = 1; i <= ns; i++) {
+			k = order[i]
+			if (floor >= 0 && med(gv[k]) < floor) continue
+			x = med(mv[k])
+			if (best == "" || (lower ? x < bx : x > bx)) { best = k; bx = x }
+		}
+		print best
+	}'
+}
+
+# ---- main -------------------------------------------------------------------------------
+notes() { sed '/^bench-/!s/^/bench-note: /'; }
+mkdir -p /tmp/bs
+: > /tmp/bs/cells
+echo "bench-scen: kernel $(uname -r) cpus $(nproc) runs $RUNS measure ${DUR}s" \
+	"warm-up ${WARM_S}s tick ${TICK_MS}ms slow-consumer ${SLOW_DELAY_US}us grid $GRID"
+t0=$(cut -d. -f1 /proc/uptime)
+for s in $SCENS; do
+	ts=$(cut -d. -f1 /proc/uptime)
+	for set in $GRID; do
+		set_applies "$s" "$set" || continue
+		[ "$set" = default ] && c=a || c=grid
+		(cell_static "$s" $c "$set") 2>&1 | notes | tee -a /tmp/bs/cells
+	done
+	w=$(winner "$s")
+	echo "bench-winner: scen=$s set=${w:-none}"
+	if [ -n "$w" ]; then
+		if [ "$B_FRESH" = 1 ]; then
+			(cell_static "$s" b "$w") 2>&1 | notes | tee -a /tmp/bs/cells
+		else
+			grep -E "^bench-cell: scen=$s cfg=(a|grid) set=$w " /tmp/bs/cells |
+				sed -E 's/ cfg=(a|grid) / cfg=b /'
+		fi
+	else
+		emit "$s" b none 1 error=no-winner
+	fi
+	(cell_vqtuned "$s") 2>&1 | notes | tee -a /tmp/bs/cells
+	echo "bench-time: scen=$s s=$(( $(cut -d. -f1 /proc/uptime) - ts ))"
+done
+echo "bench-time: total s=$(( $(cut -d. -f1 /proc/uptime) - t0 ))"
