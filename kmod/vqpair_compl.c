@@ -192,7 +192,8 @@ void vqp_reap(struct vqp_queue *q, struct net_device *front)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(front, q->idx);
 	u64 delay_ns = (u64)READ_ONCE(q->fault_delay_us) * NSEC_PER_USEC;
-	u64 now = ktime_get_ns(), t_xmit, t_done;
+	u64 zc_hold_ns = (u64)READ_ONCE(q->fault_zc_hold_us) * NSEC_PER_USEC;
+	u64 now = ktime_get_ns(), t_xmit, t_done, hold;
 	unsigned int pkts = 0, bytes = 0;
 	u32 len, ring;
 	void *ent;
@@ -200,8 +201,10 @@ void vqp_reap(struct vqp_queue *q, struct net_device *front)
 	spin_lock_bh(&q->reap_lock);
 	while ((ent = __ptr_ring_peek(&q->cq))) {
 		vqp_cq_entry(ent, &len, &t_xmit, &t_done);
-		if (delay_ns && t_done + delay_ns > now) {
-			vqp_reap_later(q, t_done + delay_ns - now);
+		/* injected faults: in order, so an entry held back holds back those behind it */
+		hold = delay_ns + (((unsigned long)ent & VQP_CQ_ZC_TAG) ? zc_hold_ns : 0);
+		if (hold && t_done + hold > now) {
+			vqp_reap_later(q, t_done + hold - now);
 			break;
 		}
 		__ptr_ring_discard_one(&q->cq);

@@ -3,6 +3,10 @@
  * vqpair fault injection for tests, in debugfs only (never in the genl API the daemon uses),
  * as netdevsim does: /sys/kernel/debug/vqpair/<pair-id>/q<N>/
  *   completion_delay_us  hold every TX completion of the queue back this long
+ *   zc_hold_us           hold only zerocopy completions back this long after the buffer's
+ *                        release, as a slow downstream consumer holding the pages does;
+ *                        completions are in order, so copies behind it wait too (vhost_net's
+ *                        zerocopy head-of-line stall)
  *   stall                1: the backend worker stops consuming (a stalled consumer)
  *   drop_ppm             the backend drops packets with this probability (per million)
  * <pair-id> is VQPAIR_A_PAIR_ID of the pair (genl PAIR_GET).
@@ -36,6 +40,7 @@ void vqp_debugfs_add(struct vqp_pair *pair)
 		snprintf(name, sizeof(name), "q%d", i);
 		d = debugfs_create_dir(name, pair->dbg);
 		debugfs_create_u32("completion_delay_us", 0600, d, &q->fault_delay_us);
+		debugfs_create_u32("zc_hold_us", 0600, d, &q->fault_zc_hold_us);
 		debugfs_create_u32("stall", 0600, d, &q->fault_stall);
 		debugfs_create_u32("drop_ppm", 0600, d, &q->fault_drop_ppm);
 	}

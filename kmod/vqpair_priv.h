@@ -60,6 +60,7 @@ struct vqp_queue {
 
 	/* fault injection (debugfs), read by the datapath */
 	u32 fault_delay_us;
+	u32 fault_zc_hold_us;
 	u32 fault_stall;
 	u32 fault_drop_ppm;
 
