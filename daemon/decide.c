@@ -209,6 +209,8 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	 * of the dql limit while the qdisc had data. One instantaneous reading per tick: a
 	 * queue BQL limits sits at its limit most of the time, an unlimited one does not.
 	 */
+	sig->bql_limit_bytes = tq && (tq->bql_present & (1u << BQL_LIMIT)) ?
+		(double)tq->bql[BQL_LIMIT] : LAW_UNKNOWN;
 	sig->bql_limited = false;
 	if (tq && (tq->bql_present & (1u << BQL_LIMIT)) &&
 	    (tq->bql_present & (1u << BQL_INFLIGHT)) && law_known(sig->qdisc_backlog_bytes) &&
@@ -256,6 +258,7 @@ json_t *decide_signals_json(const struct law_signals *s)
 		{ "tx_drops_per_s", s->tx_drops_per_s },
 		{ "bql_inflight_bytes", s->bql_inflight_bytes },
 		{ "qdisc_backlog_bytes", s->qdisc_backlog_bytes },
+		{ "bql_limit_bytes", s->bql_limit_bytes },
 		{ "capacity_bytes_per_s", s->capacity_bytes_per_s },
 		{ "rx_packets_per_s", s->rx_packets_per_s },
 		{ "events_per_s", s->events_per_s },

@@ -70,6 +70,7 @@ struct law_signals {
 	 * __QUEUE_STATE_STACK_XOFF is not one). The law treats it as a stop.
 	 */
 	bool bql_limited;
+	double bql_limit_bytes;		/* dql's own limit now (BQL sysfs "limit"), or unknown */
 	double capacity_bytes_per_s;	/* line rate (ethtool speed) or LAW_UNKNOWN */
 	/* RX side / polling */
 	double rx_packets_per_s;

@@ -44,6 +44,8 @@
 #define QL_RING_STOP_FRAC	0.5
 /* two starving intervals at one limit: a load drop or a step's refill looks so for one */
 #define QL_STARVE_CONFIRM	2
+/* capped without a line rate: assume the wire could take this much more than it got */
+#define QL_PROBE_FACTOR		2.0
 /* rates from one interval's counters are good to about 2% */
 #define QL_RATE_NOISE		0.02
 /* 1% of the wire lost to starvation costs as much as a whole target of extra delay:
@@ -57,6 +59,7 @@ struct ql_view {
 	double delay_ns;		/* inflight / D */
 	bool starving;
 	bool saturated;
+	bool capped;			/* dql's limit pinned at limit_max: dql wants more */
 };
 
 static void ql_observe(const struct law_state *st, const struct law_signals *sig,
@@ -74,6 +77,17 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 		tx / sig->tx_packets_per_s : LAW_UNKNOWN;
 	v->delay_ns = law_known(sig->bql_inflight_bytes) && v->drain_bytes_per_s > 0 ?
 		sig->bql_inflight_bytes / v->drain_bytes_per_s * NS_PER_S : LAW_UNKNOWN;
+	/*
+	 * Without a line rate the peak is only what the limit let through. When dql's own
+	 * limit sits at limit_max while BQL holds the stack, the cap binds (dql would grow past
+	 * it), so the wire may take more: probe at QL_PROBE_FACTOR x the rate, a step the guard
+	 * bounds to x2 anyway. Once dql settles below the cap, the probe ends.
+	 */
+	v->capped = sig->bql_limited && law_known(sig->bql_limit_bytes) &&
+		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT &&
+		sig->bql_limit_bytes >= (double)st->knob[LK_BQL_LIMIT_MAX];
+	if (v->capped && !law_known(sig->capacity_bytes_per_s))
+		v->drain_bytes_per_s = fmax(v->drain_bytes_per_s, QL_PROBE_FACTOR * tx);
 	v->saturated = v->drain_bytes_per_s > 0 && tx >= QL_SATURATED * v->drain_bytes_per_s;
 	v->starving = stopped && backlog && !v->saturated && tx > 0 &&
 		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT;

@@ -103,6 +103,13 @@ void plant_txq_run(struct plant_txq *p, uint64_t interval_ns, struct law_signals
 	sig->tx_stop_per_s = p->hide_stack_stops ? 0 : stops / secs;
 	sig->tx_wake_per_s = p->hide_stack_stops ? 0 : wakes / secs;
 	sig->bql_limited = p->hide_stack_stops && stops > 0;
+	/*
+	 * The plant has no dql. Real dql grows its limit after an interval in which the wire
+	 * went idle while data waited, and settles under a cap that is big enough: so "dql"
+	 * sits at the cap when the interval starved, and well under it otherwise.
+	 */
+	sig->bql_limit_bytes = !p->hide_stack_stops ? LAW_UNKNOWN :
+		p->starved_ns > 0 ? (double)p->limit_bytes : (double)p->limit_bytes / 2;
 	sig->tx_drops_per_s = 0;
 	sig->bql_inflight_bytes = inflight / steps;
 	sig->qdisc_backlog_bytes = backlog / steps;
@@ -159,6 +166,7 @@ void plant_poll_run(const struct plant_poll *p, uint64_t interval_ns, struct law
 	sig->events_per_s = lam / batch;
 	sig->latency_p99_ns = p->base_ns + u_s * NS_PER_S;
 	sig->bql_limited = false;
+	sig->bql_limit_bytes = LAW_UNKNOWN;
 	sig->busyloop_hits_per_s = lam * h;
 	sig->busyloop_misses_per_s = p->busyloop_us > 0 ? lam * (1 - h) : 0;
 	sig->tx_bytes_per_s = sig->tx_packets_per_s = sig->tx_stop_per_s = LAW_UNKNOWN;
@@ -220,6 +228,7 @@ void plant_zc_run(struct plant_zc *p, uint64_t interval_ns, struct law_signals *
 	sig->tx_bytes_per_s = sent * p->send_bytes / secs;
 	sig->tx_stop_per_s = p->stalled_ns > 0 ? 1 / secs : 0;
 	sig->bql_limited = false;
+	sig->bql_limit_bytes = LAW_UNKNOWN;
 	sig->zc_sent_per_s = p->zerocopy ? zc / secs : LAW_UNKNOWN;
 	sig->zc_fallbacks_per_s = p->zerocopy ? fb / secs : LAW_UNKNOWN;
 	sig->zc_pending = pend_sum / steps;

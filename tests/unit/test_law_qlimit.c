@@ -111,6 +111,28 @@ static void loop_tick(struct loop *l, struct law_signals *sig)
 	assert_true(l->st.knob[LK_BQL_LIMIT_MIN] <= l->st.knob[LK_BQL_LIMIT_MAX]);
 }
 
+/* loop_tick without the line rate: the law sees only what passed */
+static void loop_tick_unknown_capacity(struct loop *l, struct law_signals *sig)
+{
+	struct law_step want, done[LK_NUM], held;
+	double cost;
+	int n;
+
+	plant_txq_run(&l->plant, TICK_NS, sig);
+	sig->valid = l->tick > 0;
+	sig->capacity_bytes_per_s = LAW_UNKNOWN;
+	assert_true(law_qlimit_step(&l->st, sig, &l->pol, &want) >= 0);
+	cost = law_qlimit_cost(&l->st, sig, &l->pol);
+	n = guard_tick(l->g, &l->st, &want, LAW_QLIMIT_KNOBS, ++l->tick, sig->valid, cost, 0,
+		       &l->pol, done, &held);
+	trace_record(&l->tr, &l->st, done, n);
+	if (getenv("LAW_TRACE"))
+		printf("t%llu max %lld tx %.0f inflight %.0f | %s | %s\n",
+		       (unsigned long long)l->tick, (long long)l->st.knob[LK_BQL_LIMIT_MAX],
+		       sig->tx_bytes_per_s, sig->bql_inflight_bytes,
+		       n ? done[0].reason : want.reason, held.reason);
+}
+
 static void run_phases(double jitter, bool hidden)
 {
 	static struct loop l;
@@ -179,6 +201,35 @@ static void test_closed_loop_bql_stops_hidden(void **state)
 static void test_closed_loop_jitter(void **state)
 {
 	run_phases(JITTER, false);
+}
+
+/*
+ * No line rate, BQL's stops hidden (as Linux), and a limit far below the optimum from the
+ * start: the law cannot learn the drain rate from a peak the cap itself holds down; dql
+ * pinned at limit_max says the cap binds, the law probes upward and ends at the optimum.
+ */
+static void test_capped_without_line_rate(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	uint32_t t, at;
+	double opt;
+
+	loop_init(&l);
+	l.plant.hide_stack_stops = true;
+	l.plant.offered_bytes_per_s = 2 * WIRE_BYTES_PER_S;
+	l.plant.pkt_bytes = 1500;
+	l.st.knob[LK_BQL_LIMIT_MAX] = 8000;	/* starving: ~4 MB/s through a 2 ms period */
+	for (t = 0; t < 80; t++) {
+		l.plant.limit_bytes = l.st.knob[LK_BQL_LIMIT_MAX];
+		loop_tick_unknown_capacity(&l, &sig);
+	}
+	opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns, QL_HEADROOM);
+	at = trace_settled_at(&l.tr, LK_BQL_LIMIT_MAX, 0, l.tr.n, opt, OPT_TOL);
+	printf("qlimit capped, no line rate: optimum %.0f B, limit_max %lld B, settled after "
+	       "%u steps of %u\n", opt, (long long)l.st.knob[LK_BQL_LIMIT_MAX], at + 1, l.tr.n);
+	assert_true(fabs((double)l.st.knob[LK_BQL_LIMIT_MAX] - opt) <= OPT_TOL * opt);
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
 }
 
 /* Without a line rate the law uses the peak rate it has seen as the drain rate. */
@@ -266,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_closed_loop_phases),
 		cmocka_unit_test(test_closed_loop_bql_stops_hidden),
+		cmocka_unit_test(test_capped_without_line_rate),
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_capacity_unknown_uses_peak),
 		cmocka_unit_test(test_invalid_null_and_absent),
