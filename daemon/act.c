@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "act.h"
 #include "dev.h"
@@ -242,6 +245,41 @@ static int journal_load(void)
 	return 0;
 }
 
+/*
+ * One vqtuned per state directory: a second one would restore (and empty) the journal of
+ * the first, whose knobs are live. <state_dir>/lock is held with flock(2) for the life of
+ * the process (the fd is never closed; the kernel drops the lock at exit, also on kill -9)
+ * and holds the owner's pid for the message. -EBUSY when another process holds it.
+ */
+static int state_lock(const char *state_dir)
+{
+	char path[4096], pid[16];
+	ssize_t n;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/lock", state_dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+		n = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		if (err == -EBUSY)
+			log_err("state dir %s is in use by another vqtuned (pid %s): one daemon per "
+				"state dir (--state-dir)", state_dir, pid[0] ? pid : "?");
+		close(fd);
+		return err;
+	}
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+		log_warn("state dir %s: cannot record the pid in its lock", state_dir);
+	return 0;
+}
+
 int act_init(const char *state_dir)
 {
 	unsigned int i;
@@ -249,6 +287,9 @@ int act_init(const char *state_dir)
 
 	if (mkdir(state_dir, 0750) < 0 && errno != EEXIST)
 		return -errno;
+	ret = state_lock(state_dir);
+	if (ret)
+		return ret;
 	if ((size_t)snprintf(journal_path, sizeof(journal_path), "%s/%s", state_dir,
 			     ACT_JOURNAL_FILE) >= sizeof(journal_path))
 		return -ENAMETOOLONG;

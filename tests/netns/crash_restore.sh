@@ -1,6 +1,7 @@
 #!/bin/bash
 # kill -9 after changing two knobs; the next start restores both from the journal before
-# anything else, and SIGTERM restores what was changed since.
+# anything else, and SIGTERM restores what was changed since. A second vqtuned on the same
+# state dir refuses to start and touches nothing.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -21,6 +22,16 @@ check "defer-hard-irqs changed" 3 "$(vq_napi "$A" "$IA" defer_hard_irqs)"
 nnapi=$(( $(ip netns exec "$A" python3 "$NAPI_READ" | awk -v i="$IA" '$2 == i' | wc -l) +
 	  $(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IB" '$2 == i' | wc -l) ))
 check "journal holds every original" "$nnapi" "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
+
+# a second vqtuned on the same state dir refuses to start before touching anything: it
+# would restore (and empty) the journal of the live one
+"$VQTUNED" -s "$VQ_TMP/second.sock" -S "$VQ_STATE" --netns "$A" --netns "$B" \
+	>"$VQ_TMP/second.log" 2>&1
+check "second vqtuned on the same state dir: exit code" 1 $?
+check_true "... names the state dir and the owner's pid ($(head -1 "$VQ_TMP/second.log"))" \
+	grep -q "in use by another vqtuned (pid $VQ_DPID)" "$VQ_TMP/second.log"
+check "... the live daemon's knob untouched" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "... its journal kept" "$nnapi" "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
 
 vq_daemon_stop KILL
 check "still changed after kill -9 (nothing restored them)" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
