@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared by the VM tier (tests/vm/run.sh) and the lab (scripts/lab_vm.sh); sourced by bash
-# from the top of the repository. One VM at a time machine-wide: runs share build dirs,
-# initramfs and logs under $VQ_CACHE/vm, so every user takes vm_lock first.
+# from the top of the repository. One VM at a time per checkout (per VQ_CACHE): runs share
+# build dirs, initramfs and logs under $VQ_CACHE/vm, so every user takes vm_lock first.
 #
 #   vm_lock                 flock $VQ_CACHE/vm/.lock on fd 9 (held until the shell exits)
 #   vm_build_ctl            the guest's genl test client -> $VM_CACHE/vqpairctl
