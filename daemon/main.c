@@ -318,6 +318,10 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < o.n_netns; i++) {
 		ret = netns_add(o.netns[i]);
+		if (ret == -EEXIST) {
+			log_warn("--netns %s given twice: watched once", o.netns[i]);
+			continue;
+		}
 		if (ret) {
 			log_err("--netns %s: %s", o.netns[i],
 				ret == -EINVAL ? "not a valid namespace name" : strerror(-ret));
