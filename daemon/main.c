@@ -233,9 +233,12 @@ static int loop(struct api *api, int tfd, int sfd)
 					continue;
 				if (si.ssi_signo == SIGHUP) {
 					/* a bad file changes nothing: policy_load_file() is atomic */
-					if (policy_path())
-						policy_load_file(policy_path());
-					else
+					if (policy_path() && !policy_load_file(policy_path()))
+						act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL,
+							  WHO_MANUAL, "policy '%s' installed from %s "
+							  "(SIGHUP), mode %s", policy_get()->name,
+							  policy_path(), policy_get()->mode);
+					else if (!policy_path())
 						log_info("SIGHUP: no --policy file to reload");
 					continue;
 				}

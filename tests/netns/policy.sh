@@ -134,6 +134,8 @@ check "SIGHUP with mode advise: installed" advise "$(field "['mode']")"
 sed 's/"name": "observe"/"name": "observe-hup"/' "$VQ_ROOT/policies/observe.json" >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
 check "SIGHUP with a good variant: name" observe-hup "$(field "['name']")"
+check_true "... journalled as an event" \
+	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -q \"policy 'observe-hup' installed from .* (SIGHUP)\""
 check "... mode" observe "$(field "['mode']")"
 check "... replaced whole (cooldown back to the default)" 2 "$(field "['guard']['cooldown_ticks']")"
 check_true "daemon alive at the end" kill -0 "$VQ_DPID"
