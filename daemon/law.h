@@ -120,6 +120,10 @@ struct law_learn {
 	double ql_peak_bytes_per_s;		/* capacity estimate without a line rate */
 	uint32_t ql_starve_ticks;		/* consecutive starving intervals ... */
 	int64_t ql_starve_limit_bytes;		/* ... at this limit_max */
+	/* probes above a capped limit without a line rate (law_qlimit.c ql_probe()) */
+	int64_t ql_probe_limit_bytes;		/* limit_max a probe started from, 0: none */
+	double ql_probe_rate;			/* the rate then */
+	double ql_probe_failed_rate;		/* a probe from this rate did not raise it */
 	/* polling: busyloop search (law_poll.c) */
 	int64_t bl_base_us;			/* the last value whose move paid */
 	double bl_base_hit;			/* hit fraction of all spins there */

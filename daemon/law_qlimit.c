@@ -62,6 +62,37 @@ struct ql_view {
 	bool capped;			/* dql's limit pinned at limit_max: dql wants more */
 };
 
+/*
+ * May the law probe above a capped limit (see ql_observe())? A probe pays when the rate
+ * grows once the higher limit is in place; one that does not says the wire, not the cap,
+ * binds (dql also sits at its cap when completions are merely bursty), so no probe follows
+ * until the rate leaves that level: above it (more wire), or under half of it (a cut made
+ * the queue starve). Records the probe it allows.
+ */
+static bool ql_probe(const struct law_state *st, struct law_learn *l, double tx)
+{
+	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX];
+	double band = 1 + 2 * QL_RATE_NOISE;
+
+	if (l->ql_probe_limit_bytes && lmax > l->ql_probe_limit_bytes) {
+		if (tx < l->ql_probe_rate * band)
+			l->ql_probe_failed_rate = l->ql_probe_rate;
+		else
+			l->ql_probe_failed_rate = 0;
+		l->ql_probe_limit_bytes = 0;
+	} else if (l->ql_probe_limit_bytes && lmax < l->ql_probe_limit_bytes) {
+		l->ql_probe_limit_bytes = 0;	/* cut before it was applied: not judged */
+	}
+	if (l->ql_probe_failed_rate > 0 && tx <= l->ql_probe_failed_rate * band &&
+	    tx >= l->ql_probe_failed_rate / 2)
+		return false;
+	if (!l->ql_probe_limit_bytes) {
+		l->ql_probe_limit_bytes = lmax;
+		l->ql_probe_rate = tx;
+	}
+	return true;
+}
+
 static void ql_observe(const struct law_state *st, const struct law_signals *sig,
 		       struct law_learn *learn, struct ql_view *v)
 {
@@ -81,12 +112,13 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 	 * Without a line rate the peak is only what the limit let through. When dql's own
 	 * limit sits at limit_max while BQL holds the stack, the cap binds (dql would grow past
 	 * it), so the wire may take more: probe at QL_PROBE_FACTOR x the rate, a step the guard
-	 * bounds to x2 anyway. Once dql settles below the cap, the probe ends.
+	 * bounds to x2 anyway, while probes pay (ql_probe()). Once dql settles below the cap,
+	 * the probe ends.
 	 */
 	v->capped = sig->bql_limited && law_known(sig->bql_limit_bytes) &&
 		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT &&
 		sig->bql_limit_bytes >= (double)st->knob[LK_BQL_LIMIT_MAX];
-	if (v->capped && !law_known(sig->capacity_bytes_per_s))
+	if (v->capped && !law_known(sig->capacity_bytes_per_s) && ql_probe(st, learn, tx))
 		v->drain_bytes_per_s = fmax(v->drain_bytes_per_s, QL_PROBE_FACTOR * tx);
 	v->saturated = v->drain_bytes_per_s > 0 && tx >= QL_SATURATED * v->drain_bytes_per_s;
 	v->starving = stopped && backlog && !v->saturated && tx > 0 &&

@@ -109,7 +109,8 @@ void plant_txq_run(struct plant_txq *p, uint64_t interval_ns, struct law_signals
 	 * sits at the cap when the interval starved, and well under it otherwise.
 	 */
 	sig->bql_limit_bytes = !p->hide_stack_stops ? LAW_UNKNOWN :
-		p->starved_ns > 0 ? (double)p->limit_bytes : (double)p->limit_bytes / 2;
+		p->starved_ns > 0 || p->dql_always_capped ? (double)p->limit_bytes :
+		(double)p->limit_bytes / 2;
 	sig->tx_drops_per_s = 0;
 	sig->bql_inflight_bytes = inflight / steps;
 	sig->qdisc_backlog_bytes = backlog / steps;

@@ -33,6 +33,8 @@ struct plant_txq {
 	int64_t limit_bytes;		/* knob: BQL limit_max */
 	/* as Linux: BQL's stops are not in tx-stop, only in bql_limited (law.h) */
 	bool hide_stack_stops;
+	/* with hidden stops: "dql" sits at the cap in every interval (bursty completions) */
+	bool dql_always_capped;
 	/* state */
 	uint64_t now_ns;
 	double arrive_credit;

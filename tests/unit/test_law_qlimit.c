@@ -232,6 +232,36 @@ static void test_capped_without_line_rate(void **state)
 	assert_true(trace_in_bounds(&l.tr, &l.pol));
 }
 
+/*
+ * The same, but dql sits at the cap in every interval, also once the wire binds (bursty
+ * completions make it want more): probes that do not raise the rate stop, and the limit
+ * does not climb to the policy's bound.
+ */
+static void test_capped_probe_stops(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	uint32_t t;
+	double opt;
+
+	loop_init(&l);
+	l.plant.hide_stack_stops = true;
+	l.plant.dql_always_capped = true;
+	l.plant.offered_bytes_per_s = 2 * WIRE_BYTES_PER_S;
+	l.plant.pkt_bytes = 1500;
+	l.st.knob[LK_BQL_LIMIT_MAX] = 8000;
+	for (t = 0; t < 200; t++) {
+		l.plant.limit_bytes = l.st.knob[LK_BQL_LIMIT_MAX];
+		loop_tick_unknown_capacity(&l, &sig);
+	}
+	opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns, QL_HEADROOM);
+	printf("qlimit always capped: optimum %.0f B, limit_max %lld B after %u steps\n", opt,
+	       (long long)l.st.knob[LK_BQL_LIMIT_MAX], l.tr.n);
+	assert_true((double)l.st.knob[LK_BQL_LIMIT_MAX] <= 2.5 * opt);
+	assert_true((double)l.st.knob[LK_BQL_LIMIT_MAX] >= (1 - OPT_TOL) * opt);
+	assert_int_equal(trace_reversals(&l.tr, LK_BQL_LIMIT_MAX, l.tr.n - 20, l.tr.n), 0);
+}
+
 /* Without a line rate the law uses the peak rate it has seen as the drain rate. */
 static void test_capacity_unknown_uses_peak(void **state)
 {
@@ -318,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_phases),
 		cmocka_unit_test(test_closed_loop_bql_stops_hidden),
 		cmocka_unit_test(test_capped_without_line_rate),
+		cmocka_unit_test(test_capped_probe_stops),
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_capacity_unknown_uses_peak),
 		cmocka_unit_test(test_invalid_null_and_absent),
