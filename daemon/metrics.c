@@ -56,16 +56,46 @@ static void dev_labels(struct lbl *l, const struct device *d, const char *dir, i
 	l->v[n] = NULL;
 }
 
-/* decide.c: decisions by kind, and per queue and law the steps and the objective */
-static void controller_families(struct prom *p)
+/*
+ * One per-queue controller family: per device, control unit (label queue) and law (label
+ * controller), its steps written (@objective false) or its last objective (true; no
+ * sample when not computable).
+ */
+static void controller_family(struct prom *p, const char *name, const char *type,
+			      const char *help, bool objective)
 {
+	enum decide_decision last;
 	struct device *d;
 	struct lbl l;
-	enum decide_decision dd, last;
 	uint64_t steps;
 	double obj;
 	unsigned int q;
 	int law, n;
+
+	prom_family(p, name, type, help);
+	dev_for_each(d)
+		for (q = 0; q < decide_units(d); q++)
+			for (law = 0; law < POLICY_CTL_NUM; law++) {
+				if (!decide_unit_law(d, q, law, &steps, &obj, &last) ||
+				    (objective && !isfinite(obj)))
+					continue;
+				dev_labels(&l, d, NULL, (int)q);
+				for (n = 0; l.v[n]; n++)
+					;
+				l.v[n] = "controller";
+				l.v[n + 1] = decide_law_name(law);
+				l.v[n + 2] = NULL;
+				if (objective)
+					prom_double(p, name, l.v, obj);
+				else
+					prom_u64(p, name, l.v, steps);
+			}
+}
+
+/* decide.c: decisions by kind, and per queue and law the steps and the objective */
+static void controller_families(struct prom *p)
+{
+	enum decide_decision dd;
 
 	prom_family(p, "vqtune_controller_decisions_total", "counter",
 		    "Controller decisions by kind (applied, rollback, advised, held, failed)");
@@ -74,37 +104,12 @@ static void controller_families(struct prom *p)
 
 		prom_u64(p, "vqtune_controller_decisions_total", v, decide_count(dd));
 	}
-	prom_family(p, "vqtune_queue_controller_steps_total", "counter",
-		    "Knob steps a controller wrote on this control unit (queue), rollbacks included");
-	dev_for_each(d)
-		for (q = 0; q < decide_units(d); q++)
-			for (law = 0; law < POLICY_CTL_NUM; law++) {
-				if (!decide_unit_law(d, q, law, &steps, &obj, &last))
-					continue;
-				dev_labels(&l, d, NULL, (int)q);
-				for (n = 0; l.v[n]; n++)
-					;
-				l.v[n] = "controller";
-				l.v[n + 1] = decide_law_name(law);
-				l.v[n + 2] = NULL;
-				prom_u64(p, "vqtune_queue_controller_steps_total", l.v, steps);
-			}
-	prom_family(p, "vqtune_queue_controller_objective", "gauge",
-		    "The controller's objective at its last run, lower is better (law.h costs)");
-	dev_for_each(d)
-		for (q = 0; q < decide_units(d); q++)
-			for (law = 0; law < POLICY_CTL_NUM; law++) {
-				if (!decide_unit_law(d, q, law, &steps, &obj, &last) ||
-				    !isfinite(obj))
-					continue;
-				dev_labels(&l, d, NULL, (int)q);
-				for (n = 0; l.v[n]; n++)
-					;
-				l.v[n] = "controller";
-				l.v[n + 1] = decide_law_name(law);
-				l.v[n + 2] = NULL;
-				prom_double(p, "vqtune_queue_controller_objective", l.v, obj);
-			}
+	controller_family(p, "vqtune_queue_controller_steps_total", "counter",
+			  "Knob steps a controller wrote on this control unit (queue), rollbacks "
+			  "included", false);
+	controller_family(p, "vqtune_queue_controller_objective", "gauge",
+			  "The controller's objective at its last run, lower is better (law.h "
+			  "costs)", true);
 }
 
 static void daemon_families(struct prom *p)

@@ -69,6 +69,7 @@ struct loop {
 	uint64_t tick;
 	double jitter;
 	uint64_t seed;
+	bool no_line_rate;		/* the law sees only what passed, no capacity */
 };
 
 static void loop_init(struct loop *l)
@@ -95,6 +96,8 @@ static void loop_tick(struct loop *l, struct law_signals *sig)
 	l->plant.limit_bytes = l->st.knob[LK_BQL_LIMIT_MAX];
 	plant_txq_run(&l->plant, TICK_NS, sig);
 	sig->valid = l->tick > 0;	/* the daemon's first reading has no rate (rate.h) */
+	if (l->no_line_rate)
+		sig->capacity_bytes_per_s = LAW_UNKNOWN;
 	if (l->jitter)
 		plant_jitter(sig, &l->seed, l->jitter);
 	assert_true(law_qlimit_step(&l->st, sig, &l->pol, &want) >= 0);
@@ -109,28 +112,6 @@ static void loop_tick(struct loop *l, struct law_signals *sig)
 		       sig->tx_stop_per_s, sig->bql_inflight_bytes,
 		       n ? done[0].reason : want.reason, held.reason);
 	assert_true(l->st.knob[LK_BQL_LIMIT_MIN] <= l->st.knob[LK_BQL_LIMIT_MAX]);
-}
-
-/* loop_tick without the line rate: the law sees only what passed */
-static void loop_tick_unknown_capacity(struct loop *l, struct law_signals *sig)
-{
-	struct law_step want, done[LK_NUM], held;
-	double cost;
-	int n;
-
-	plant_txq_run(&l->plant, TICK_NS, sig);
-	sig->valid = l->tick > 0;
-	sig->capacity_bytes_per_s = LAW_UNKNOWN;
-	assert_true(law_qlimit_step(&l->st, sig, &l->pol, &want) >= 0);
-	cost = law_qlimit_cost(&l->st, sig, &l->pol);
-	n = guard_tick(l->g, &l->st, &want, LAW_QLIMIT_KNOBS, ++l->tick, sig->valid, cost, 0,
-		       &l->pol, done, &held);
-	trace_record(&l->tr, &l->st, done, n);
-	if (getenv("LAW_TRACE"))
-		printf("t%llu max %lld tx %.0f inflight %.0f | %s | %s\n",
-		       (unsigned long long)l->tick, (long long)l->st.knob[LK_BQL_LIMIT_MAX],
-		       sig->tx_bytes_per_s, sig->bql_inflight_bytes,
-		       n ? done[0].reason : want.reason, held.reason);
 }
 
 static void run_phases(double jitter, bool hidden)
@@ -216,13 +197,13 @@ static void test_capped_without_line_rate(void **state)
 	double opt;
 
 	loop_init(&l);
+	l.no_line_rate = true;
 	l.plant.hide_stack_stops = true;
 	l.plant.offered_bytes_per_s = 2 * WIRE_BYTES_PER_S;
 	l.plant.pkt_bytes = 1500;
 	l.st.knob[LK_BQL_LIMIT_MAX] = 8000;	/* starving: ~4 MB/s through a 2 ms period */
 	for (t = 0; t < 80; t++) {
-		l.plant.limit_bytes = l.st.knob[LK_BQL_LIMIT_MAX];
-		loop_tick_unknown_capacity(&l, &sig);
+		loop_tick(&l, &sig);
 	}
 	opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns, QL_HEADROOM);
 	at = trace_settled_at(&l.tr, LK_BQL_LIMIT_MAX, 0, l.tr.n, opt, OPT_TOL);
@@ -245,14 +226,14 @@ static void test_capped_probe_stops(void **state)
 	double opt;
 
 	loop_init(&l);
+	l.no_line_rate = true;
 	l.plant.hide_stack_stops = true;
 	l.plant.dql_always_capped = true;
 	l.plant.offered_bytes_per_s = 2 * WIRE_BYTES_PER_S;
 	l.plant.pkt_bytes = 1500;
 	l.st.knob[LK_BQL_LIMIT_MAX] = 8000;
 	for (t = 0; t < 200; t++) {
-		l.plant.limit_bytes = l.st.knob[LK_BQL_LIMIT_MAX];
-		loop_tick_unknown_capacity(&l, &sig);
+		loop_tick(&l, &sig);
 	}
 	opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns, QL_HEADROOM);
 	printf("qlimit always capped: optimum %.0f B, limit_max %lld B after %u steps\n", opt,
