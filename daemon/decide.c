@@ -518,7 +518,7 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 	uint32_t pinned = 0, present = 0;
 	json_t *sigj = NULL;
 	double cost;
-	bool quiet;
+	bool quiet, holds;
 	int k, n, i;
 
 	for (k = 0; k < LK_NUM; k++) {
@@ -540,7 +540,8 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 	n = guard_tick(u->g, &u->st, &want, law_mask[law], ctl_tick, u->sig.valid, cost, pinned,
 		       pol, done, &held);
 	quiet = quiet_hold(held.reason);
-	if (strcmp(held.reason, "nothing held")) {
+	holds = strcmp(held.reason, "nothing held");
+	if (holds) {
 		/* the guard refused the law's step: keep what the law wanted and why */
 		size_t len = strlen(held.reason);
 
@@ -550,7 +551,7 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 				 (int)(sizeof(held.reason) - len - 9), want.reason);
 		held.new_value = want.new_value;
 	}
-	if (n || strcmp(held.reason, "nothing held"))
+	if (n || holds)
 		sigj = decide_signals_json(&u->sig);
 	for (i = 0; i < n; i++) {
 		bool rb = !strncmp(done[i].reason, "rollback", 8);
@@ -565,7 +566,7 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 		record(u, law, DD_ADVISED, &done[i], cost);
 		note(d, q, u, law, DD_ADVISED, &done[i], sigj);
 	}
-	if (strcmp(held.reason, "nothing held")) {
+	if (holds) {
 		record(u, law, DD_HELD, &held, cost);
 		if (!quiet)
 			note(d, q, u, law, DD_HELD, &held, sigj);
