@@ -352,6 +352,27 @@ int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
 	return 0;
 }
 
+/* Store a read-back value of knob @k into the NAPI model @n (the view reads the model). */
+static void napi_store(struct ndv_napi *n, enum knob_id k, uint64_t v)
+{
+	switch (k) {
+	case K_DEFER_HARD_IRQS:
+		n->defer_hard_irqs = (uint32_t)v;
+		break;
+	case K_GRO_FLUSH_TIMEOUT:
+		n->gro_flush_timeout_ns = v;
+		break;
+	case K_IRQ_SUSPEND_TIMEOUT:
+		n->irq_suspend_timeout_ns = v;
+		break;
+	case K_THREADED:
+		n->threaded = (uint32_t)v;
+		break;
+	default:
+		break;
+	}
+}
+
 struct napi_find {
 	uint32_t id;
 	struct ndv_napi n;
@@ -402,7 +423,14 @@ int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *e
 		if (sfs_bql_path(d->ns->sysfs, d->name, ki->queue, knob_bql[ki->k], path,
 				 sizeof(path)))
 			return -ENAMETOOLONG;
-		return sfs_read_u64(path, v);
+		ret = sfs_read_u64(path, v);
+		/*
+		 * Keep the model as fresh as this read: a value read back after a write shows
+		 * in the views at once, not at the next sample.
+		 */
+		if (!ret && ki->queue >= 0 && (unsigned int)ki->queue < d->n_tx)
+			d->txq[ki->queue].bql[knob_bql[ki->k]] = *v;
+		return ret;
 	case KP_SYSFS_NAPI:
 		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
 			return -ENAMETOOLONG;
@@ -421,6 +449,9 @@ int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *e
 			snprintf(err, errlen, "NAPI %u is gone", ki->napi_id);
 			return -ENOENT;
 		}
+		for (unsigned int i = 0; i < d->n_napi; i++)
+			if (d->napi[i].id == ki->napi_id)
+				napi_store(&d->napi[i], ki->k, *v);
 		return 0;
 	case KP_VQPAIR: {
 		uint32_t v32;

@@ -1,12 +1,14 @@
 #!/bin/bash
 # Every NAPI knob set through vqtunectl changes the kernel's value, as read by an independent
-# netlink reader (tests/tools/napi_read.py, no code shared with the daemon); `restore` puts
-# each original back.
+# netlink reader (tests/tools/napi_read.py, no code shared with the daemon), and the daemon's
+# own views show the new value at once: the tick here is 30 s, so the first sample is the only
+# one and a fresh value can come only from the write's read-back. `restore` puts each original
+# back.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
 vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
-vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+vq_daemon --netns "$A" --netns "$B" --interval 30000 || exit $KSFT_FAIL
 IFX=$(vq_ifindex "$B" vb)
 NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IFX" '$2 == i { print $1; exit }')
 [ -n "$NAPI" ] || { echo "FAIL: vb has no NAPI (GRO on should give one)"; exit $KSFT_FAIL; }
@@ -20,6 +22,8 @@ for k in "${!value[@]}"; do
 	vq_ctl set "$B:vb" "$k" "${value[$k]}" --napi-id "$NAPI" >/dev/null
 	check "vqtunectl set $k exit code" 0 $?
 	check "$k as the kernel reports it" "${value[$k]}" "$(vq_napi "$B" "$IFX" "${field[$k]}")"
+	check "$k in the knobs view at once" "${value[$k]}" \
+		"$(vq_ctl --json knobs "$B:vb" | vq_json "[k['value'] for k in d['knobs'] if k['name']=='$k' and k.get('napi_id')==$NAPI][0]")"
 done
 # the device view reports the change, the original and the pin
 dev=$(vq_ctl --json device "$B:vb")

@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dev.h"
 #include "knob.h"
@@ -137,6 +140,69 @@ static void test_ethtool_knobs(void **state)
 	dev_del(d);
 }
 
+/* mkdir -p for the fake sysfs tree */
+static void mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+/*
+ * A value written and read back is in the model at once: the knobs view shows it before the
+ * next sample (a manual set between two ticks used to show the old value until the next
+ * one). A temporary directory stands in for sysfs: same paths, same text.
+ */
+static void test_readback_updates_model(void **state)
+{
+	char root[] = "/tmp/vqknobXXXXXX", dir[512], path[600], err[128];
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	uint64_t v = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(ns.sysfs, sizeof(ns.sysfs), "%s", root);
+	snprintf(dir, sizeof(dir), "%s/class/net/vb/queues/tx-0/byte_queue_limits", root);
+	mkdirs(dir);
+	snprintf(path, sizeof(path), "%s/limit_max", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("1879048192\n", f);
+	fclose(f);
+	d->txq[0].bql_present = 1u << BQL_LIMIT_MAX;
+	d->txq[0].bql[BQL_LIMIT_MAX] = 1879048192;
+
+	assert_int_equal(knob_find(d, K_BQL_LIMIT_MAX, "tx-0", &ki), 0);
+	assert_int_equal(knob_write(d, &ki, 137128, err, sizeof(err)), 0);
+	/* the write alone does not claim a value the kernel may have refused or rounded */
+	assert_int_equal(d->txq[0].bql[BQL_LIMIT_MAX], 1879048192);
+	assert_int_equal(knob_read(d, &ki, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 137128);
+	assert_int_equal(knob_find(d, K_BQL_LIMIT_MAX, "tx-0", &ki), 0);
+	assert_int_equal(ki.value, 137128);
+
+	/* a failed read leaves the model as it was */
+	unlink(path);
+	assert_int_not_equal(knob_read(d, &ki, &v, err, sizeof(err)), 0);
+	assert_int_equal(d->txq[0].bql[BQL_LIMIT_MAX], 137128);
+
+	rmdir(dir);
+	for (int i = 0; i < 4; i++) {
+		*strrchr(dir, '/') = '\0';
+		rmdir(dir);
+	}
+	rmdir(root);
+	snprintf(ns.sysfs, sizeof(ns.sysfs), "/nonexistent");
+	dev_del(d);
+}
+
 static void test_names(void **state)
 {
 	int k;
@@ -156,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_bql_min_bound),
 		cmocka_unit_test(test_napi_netlink_wins_over_sysfs),
 		cmocka_unit_test(test_ethtool_knobs),
+		cmocka_unit_test(test_readback_updates_model),
 		cmocka_unit_test(test_names),
 	};
 
