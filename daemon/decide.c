@@ -347,21 +347,29 @@ static void unit0_device_poll(const struct device *d, struct ctl_dev *c)
 
 /*
  * Emit an advised/held event unless it repeats the last one of this law on this unit
- * within DECIDE_REPEAT_TICKS.
+ * within DECIDE_REPEAT_TICKS. An advice repeats when knob, value and reason are the same.
+ * A held decision repeats when the same rail holds the same knob: its reason up to the
+ * law's part " (law: ...)", whatever value the law wants meanwhile (a law that tracks a
+ * moving rate wants a new value every tick while one hold lasts).
  */
 static bool repeat(struct ctl_unit *u, enum policy_ctl law, enum decide_decision dd,
 		   enum law_knob k, int64_t value, const char *reason)
 {
 	struct ctl_rep *r = &u->rep[law];
+	const char *lawpart = dd == DD_HELD ? strstr(reason, " (law: ") : NULL;
+	int keylen = lawpart ? (int)(lawpart - reason) : (int)strlen(reason);
 
-	if (r->dd == dd && r->knob == k && r->value == value && !strcmp(r->reason, reason) &&
+	if (dd == DD_HELD)
+		value = 0;
+	if (r->dd == dd && r->knob == k && r->value == value &&
+	    (int)strlen(r->reason) == keylen && !strncmp(r->reason, reason, (size_t)keylen) &&
 	    ctl_tick - r->tick < DECIDE_REPEAT_TICKS)
 		return true;
 	r->dd = dd;
 	r->knob = k;
 	r->value = value;
 	r->tick = ctl_tick;
-	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+	snprintf(r->reason, sizeof(r->reason), "%.*s", keylen, reason);
 	return false;
 }
 
