@@ -17,14 +17,15 @@
 # default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, default 5), VQ_BENCH_TICK_MS (vqtuned
 # --interval, default 200), VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"),
 # VQ_BENCH_GRID (subset of the grid, see bench_scen.sh), VQ_BENCH_B_FRESH (1: measure the
-# winner again, 0: report its sweep runs), VQ_VM_TIMEOUT (default 3600 s here).
+# winner again, 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run,
+# default 4), VQ_VM_TIMEOUT (default 3600 s here).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tag=${1:-${VQ_BENCH_KERNEL:-7}}
 
 words=""
 for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
-	 VQ_BENCH_GRID VQ_BENCH_B_FRESH; do
+	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS; do
 	val=${!v:-}
 	[ -n "$val" ] || continue
 	# a kernel command-line word has no spaces: lists travel comma-separated

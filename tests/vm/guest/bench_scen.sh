@@ -20,7 +20,8 @@
 # Everything else a cell prints is prefixed "bench-note: " (tests/vm/run.sh --bench passes
 # only lines that say bench to its output).
 # Env (kernel command line words reach /init's environment): VQ_BENCH_S, VQ_BENCH_RUNS,
-# VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH.
+# VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH,
+# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4).
 . /tests/lib.sh
 
 DUR=${VQ_BENCH_S:-4}
@@ -53,8 +54,8 @@ BULK_KEEP_PERMILLE=900
 VQT_READY_S=20
 SR_PORT=11111
 VQT_DIR=/tmp/vqt
-# the last decisions of each vqtuned run shown as notes
-VQT_EVENTS_SHOWN=4
+# the last decisions of each vqtuned run shown as notes (VQ_BENCH_EVENTS)
+VQT_EVENTS_SHOWN=${VQ_BENCH_EVENTS:-4}
 VQT_PID=""
 SR_PID=""
 
