@@ -82,6 +82,7 @@ static const int lk_kid[LK_NUM] = {
 	[LK_DEFER_HARD_IRQS]	= K_DEFER_HARD_IRQS,
 	[LK_GRO_FLUSH_TIMEOUT]	= K_GRO_FLUSH_TIMEOUT,
 	[LK_BUSYLOOP_US]	= K_BUSYLOOP_US,
+	[LK_BACKEND_WEIGHT]	= K_BACKEND_WEIGHT,
 	[LK_ZEROCOPY]		= K_ZEROCOPY,
 	[LK_ZEROCOPY_MIN_BYTES]	= K_ZEROCOPY_MIN_BYTES,
 	[LK_ZEROCOPY_MAX_PENDING] = K_ZEROCOPY_MAX_PENDING,
@@ -229,6 +230,7 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	sig->latency_p99_ns = LAW_UNKNOWN;
 	sig->busyloop_hits_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_HITS);
 	sig->busyloop_misses_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_MISSES);
+	sig->worker_runs_per_s = vrate(v, VQPAIR_QSTAT_WORKER_RUNS);
 	/* zerocopy */
 	sig->zc_sent_per_s = vrate(v, VQPAIR_QSTAT_ZC_SENT);
 	sig->zc_fallbacks_per_s = vrate(v, VQPAIR_QSTAT_ZC_FALLBACKS);
@@ -265,6 +267,7 @@ json_t *decide_signals_json(const struct law_signals *s)
 		{ "latency_p99_ns", s->latency_p99_ns },
 		{ "busyloop_hits_per_s", s->busyloop_hits_per_s },
 		{ "busyloop_misses_per_s", s->busyloop_misses_per_s },
+		{ "worker_runs_per_s", s->worker_runs_per_s },
 		{ "zerocopy_sent_per_s", s->zc_sent_per_s },
 		{ "zerocopy_fallbacks_per_s", s->zc_fallbacks_per_s },
 		{ "zerocopy_pending", s->zc_pending },

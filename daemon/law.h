@@ -42,6 +42,7 @@ enum law_knob {
 	LK_DEFER_HARD_IRQS,	/* count, NAPI defer-hard-irqs */
 	LK_GRO_FLUSH_TIMEOUT,	/* ns, NAPI gro-flush-timeout */
 	LK_BUSYLOOP_US,		/* us, vqpair busyloop-us */
+	LK_BACKEND_WEIGHT,	/* packets, vqpair backend-weight (a worker turn) */
 	LK_ZEROCOPY,		/* bool, vqpair zerocopy */
 	LK_ZEROCOPY_MIN_BYTES,	/* bytes, vqpair zerocopy-min-bytes */
 	LK_ZEROCOPY_MAX_PENDING,/* buffers, vqpair zerocopy-max-pending */
@@ -78,6 +79,7 @@ struct law_signals {
 	double latency_p99_ns;		/* request/response p99, LAW_UNKNOWN if unmeasured */
 	double busyloop_hits_per_s;	/* vqpair busyloop-hits */
 	double busyloop_misses_per_s;	/* vqpair busyloop-misses */
+	double worker_runs_per_s;	/* vqpair worker-runs: backend turns over the TX ring */
 	/* zerocopy (vqpair) */
 	double zc_sent_per_s;		/* zerocopy-sent */
 	double zc_fallbacks_per_s;	/* zerocopy-fallbacks: eligible but over max-pending */
@@ -229,7 +231,8 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 #define LAW_POLL_KNOBS		(LAW_KNOB_BIT(LK_RX_USECS) | LAW_KNOB_BIT(LK_RX_FRAMES) | \
 				 LAW_KNOB_BIT(LK_DEFER_HARD_IRQS) |			\
 				 LAW_KNOB_BIT(LK_GRO_FLUSH_TIMEOUT) |			\
-				 LAW_KNOB_BIT(LK_BUSYLOOP_US))
+				 LAW_KNOB_BIT(LK_BUSYLOOP_US) |			\
+				 LAW_KNOB_BIT(LK_BACKEND_WEIGHT))
 #define LAW_ZC_KNOBS		(LAW_KNOB_BIT(LK_ZEROCOPY) |				\
 				 LAW_KNOB_BIT(LK_ZEROCOPY_MIN_BYTES) |			\
 				 LAW_KNOB_BIT(LK_ZEROCOPY_MAX_PENDING))

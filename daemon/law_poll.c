@@ -3,7 +3,8 @@
  * law_poll: per queue / NAPI, trade events (interrupts, kicks) against latency, in the spirit
  * of the kernel's net_dim (lib/dim) but with an explicit latency target. It moves one "hold
  * time" u: coalesce rx-usecs where the device has it, else NAPI gro-flush-timeout with
- * defer-hard-irqs (Documentation/networking/napi.rst); and vqpair's busyloop-us.
+ * defer-hard-irqs (Documentation/networking/napi.rst); and vqpair's busyloop-us and
+ * backend-weight.
  *
  * Hold-time law. lambda = packets/s, E = events/s, B = the event budget, T = the p99 target:
  *
@@ -31,6 +32,21 @@
  * the settled value) restarts it downward first (spinning is the cost: shrink when spins
  * miss), and upward once if no downward move paid. Stability: each search is finite
  * (log2(step / band) halvings) and settled values only move on a context change.
+ *
+ * Backend-weight law (vqpair; vhost_net's VHOST_NET_PKT_WEIGHT): the backend worker serves
+ * the TX ring in turns of at most W packets with bottom halves off, and whatever else waits
+ * for that CPU (the reply direction's softirq, the application) waits out the turn. p = TX
+ * packets/s, r = worker turns/s. The weight binds when turns end at the count (p / r >=
+ * 0.9 W), i.e. the ring is backlogged; then the worker is busy and a turn lasts W / p s:
+ *
+ *	W* = min(p / B, T p)   clamped to the bounds, only while the weight binds
+ *
+ * p / B is the least weight whose turns stay within the event budget, T p the longest turn
+ * within the latency target; the latency term wins, as for the hold. A weight that does not
+ * bind is left alone (the ring drains within a turn: the weight changes nothing).
+ * Stability: W* depends on p, which a shorter turn changes little (a turn's overhead is a
+ * cond_resched), so it is a fixed point with no loop gain; the guard bounds each step to a
+ * factor of 2.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,6 +78,9 @@
 #define BL_CONTEXT_PPS		2.0
 /* ... or its hit fraction by 0.1: a tenth of the spins changing outcome */
 #define BL_CONTEXT_HIT		0.1
+
+/* turns that end at >= 90% of the weight: the count, not an empty ring, ends them */
+#define BW_BIND			0.9
 
 /* The hold-time knob of this queue: rx-usecs (us) or gro-flush-timeout (ns); LK_NONE. */
 static enum law_knob poll_hold_knob(const struct law_state *st, double *ns_per_unit)
@@ -155,6 +174,33 @@ static int poll_hold(const struct law_state *st, const struct law_signals *sig,
 	return law_propose(out, k, cur, want, true,
 			   "events %.0f/s vs budget %.0f/s at %.0f pkt/s, batching %.2f: "
 			   "%s %lld -> %lld", ev, b, lam, eta, law_knob_name(k), (long long)cur,
+			   (long long)want);
+}
+
+static int poll_weight(const struct law_state *st, const struct law_signals *sig,
+		       const struct law_policy *pol, struct law_step *out)
+{
+	int64_t w = st->knob[LK_BACKEND_WEIGHT], want;
+	double p = sig->tx_packets_per_s, r = sig->worker_runs_per_s, b = pol->event_budget_per_s;
+	double t_s = (double)pol->latency_target_ns / NS_PER_S, by_budget, cap;
+
+	if (w == LAW_KNOB_ABSENT || !law_known(p) || p <= 0 || !law_known(r) || r <= 0 || b <= 0)
+		return 0;
+	if (p / r < BW_BIND * (double)w)
+		return 0;			/* the ring drains within a turn */
+	by_budget = p / b;
+	cap = t_s * p;
+	want = law_clamp(pol, LK_BACKEND_WEIGHT, fmin(by_budget, cap));
+	if (want == w || law_rel_change(w, want) <= pol->hysteresis)
+		return 0;
+	if (by_budget > cap)
+		return law_propose(out, LK_BACKEND_WEIGHT, w, want, false,
+				   "turns of %lld at %.0f pkt/s last %.0f us vs target %.0f us: "
+				   "backend-weight %lld -> %lld", (long long)w, p,
+				   (double)w / p * 1e6, t_s * 1e6, (long long)w, (long long)want);
+	return law_propose(out, LK_BACKEND_WEIGHT, w, want, false,
+			   "%.0f turns/s at %.0f pkt/s vs budget %.0f/s, turns %.0f us: "
+			   "backend-weight %lld -> %lld", r, p, b, (double)w / p * 1e6, (long long)w,
 			   (long long)want);
 }
 
@@ -262,8 +308,9 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 
 /*
  * One queue's polling step. Inputs: rx_packets_per_s, events_per_s, latency_p99_ns (or
- * unknown: the hold alone is capped at the target), busyloop_hits/misses_per_s; knobs
- * LK_RX_USECS or LK_GRO_FLUSH_TIMEOUT + LK_DEFER_HARD_IRQS, LK_BUSYLOOP_US (absent ok).
+ * unknown: the hold alone is capped at the target), busyloop_hits/misses_per_s,
+ * tx_packets_per_s and worker_runs_per_s; knobs LK_RX_USECS or LK_GRO_FLUSH_TIMEOUT +
+ * LK_DEFER_HARD_IRQS, LK_BACKEND_WEIGHT, LK_BUSYLOOP_US (absent ok).
  * Returns 1 with a step, 0 holding, -EINVAL on NULL.
  */
 int law_poll_step(const struct law_state *st, const struct law_signals *sig,
@@ -279,6 +326,9 @@ int law_poll_step(const struct law_state *st, const struct law_signals *sig,
 	if (!sig->valid)
 		return law_hold(out, "interval invalid: no polling decision");
 	ret = poll_hold(st, sig, pol, out);
+	if (ret)
+		return ret;
+	ret = poll_weight(st, sig, pol, out);
 	if (ret)
 		return ret;
 	if (st->knob[LK_BUSYLOOP_US] == LAW_KNOB_ABSENT)

@@ -20,6 +20,7 @@
 #define HARD_DEFER_MAX		2147483647LL	/* netdev.yaml: S32_MAX */
 #define HARD_GRO_MAX_NS		1000000000LL	/* knob.c NAPI_TIMEOUT_MAX_NS */
 #define HARD_BUSYLOOP_MAX_US	1000LL		/* vqpair busyloop-us */
+#define HARD_BACKEND_WEIGHT_MAX	4096LL		/* vqpair backend-weight */
 #define HARD_ZC_MIN_MAX_BYTES	65536LL		/* vqpair zerocopy-min-bytes */
 #define HARD_ZC_PENDING_MAX	1024LL		/* vqpair zerocopy-max-pending, VHOST_MAX_PEND */
 /* 1 s: a queueing or completion target longer than this is not a latency target */
@@ -77,6 +78,7 @@ const struct pknob policy_knobs[LK_NUM] = {
 	{ LK_DEFER_HARD_IRQS, "defer_hard_irqs", POLICY_CTL_POLLING, 0, HARD_DEFER_MAX },
 	{ LK_GRO_FLUSH_TIMEOUT, "gro_flush_timeout", POLICY_CTL_POLLING, 0, HARD_GRO_MAX_NS },
 	{ LK_BUSYLOOP_US, "busyloop_us", POLICY_CTL_POLLING, 0, HARD_BUSYLOOP_MAX_US },
+	{ LK_BACKEND_WEIGHT, "backend_weight", POLICY_CTL_POLLING, 1, HARD_BACKEND_WEIGHT_MAX },
 	{ LK_ZEROCOPY, "zerocopy", POLICY_CTL_ZEROCOPY, 0, 1 },
 	{ LK_ZEROCOPY_MIN_BYTES, "zerocopy_min_bytes", POLICY_CTL_ZEROCOPY, 0, HARD_ZC_MIN_MAX_BYTES },
 	{ LK_ZEROCOPY_MAX_PENDING, "zerocopy_max_pending", POLICY_CTL_ZEROCOPY, 1,

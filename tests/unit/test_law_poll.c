@@ -264,6 +264,116 @@ static void test_busyloop_jitter(void **state)
 }
 
 /* Without a p99 the hold alone is capped at the latency target. */
+/*
+ * Backend-weight plant: a worker serves the TX ring at up to mu packets/s, one turn of at most
+ * W packets at a time, each turn costing TURN_OVERHEAD_NS more (a cond_resched, bottom halves
+ * on and off). Offered lambda >= what it serves: backlogged, every turn is W packets long and
+ * lasts W / mu. Under it: the ring drains, a turn takes what came during a wakeup.
+ */
+#define TURN_OVERHEAD_NS	200.0
+#define WAKE_NS			20000.0
+#define BW_CONVERGE_TICKS	24
+
+struct bw_phase {
+	const char *name;
+	double offered_per_s, mu_per_s;
+	uint64_t target_ns;
+	bool binds;			/* the weight binds: the optimum is defined */
+};
+
+static const struct bw_phase bw_phases[] = {
+	{ "1M pkt/s backlogged, budget", 2e6, 1e6, LATENCY_TARGET_NS, true },
+	{ "5k pkt/s (64 KB copies)", 1e4, 5e3, LATENCY_TARGET_NS, true },
+	{ "4M pkt/s backlogged", 8e6, 4e6, LATENCY_TARGET_NS, true },
+	{ "100k pkt/s, ring drains", 1e5, 4e6, LATENCY_TARGET_NS, false },
+	{ "1M pkt/s, 20 us target", 2e6, 1e6, 20000, true },
+};
+
+static void bw_run(double offered, double mu, int64_t w, struct law_signals *sig)
+{
+	double served, runs;
+
+	memset(sig, 0, sizeof(*sig));
+	sig->valid = true;
+	sig->interval_ns = TICK_NS;
+	/* a turn of w: w / mu + overhead */
+	served = (double)w / ((double)w / mu + TURN_OVERHEAD_NS / 1e9);
+	if (offered > served) {
+		runs = served / (double)w;
+	} else {
+		served = offered;
+		runs = served / fmin((double)w, 1 + offered * WAKE_NS / 1e9);
+	}
+	sig->tx_packets_per_s = served;
+	sig->tx_bytes_per_s = served * 1500;
+	sig->worker_runs_per_s = runs;
+	sig->rx_packets_per_s = LAW_UNKNOWN;
+	sig->events_per_s = LAW_UNKNOWN;
+	sig->latency_p99_ns = LAW_UNKNOWN;
+	sig->busyloop_hits_per_s = sig->busyloop_misses_per_s = LAW_UNKNOWN;
+}
+
+/* W* = min(p / B, T p), clamped: the least weight within the budget, capped by the target */
+static double bw_optimum(const struct loop *l, double p)
+{
+	return (double)law_clamp(&l->pol, LK_BACKEND_WEIGHT,
+				 fmin(p / l->pol.event_budget_per_s,
+				      (double)l->pol.latency_target_ns / 1e9 * p));
+}
+
+static void test_backend_weight(void **state)
+{
+	static struct loop l;
+	struct law_step want, done[LK_NUM], held;
+	struct law_signals sig;
+	uint32_t t, from, at;
+	int64_t before;
+	double opt;
+	size_t p;
+	int n;
+
+	(void)state;
+	loop_init(&l);
+	l.st.knob[LK_BACKEND_WEIGHT] = 256;		/* vqpair's default */
+	for (p = 0; p < sizeof(bw_phases) / sizeof(bw_phases[0]); p++) {
+		const struct bw_phase *ph = &bw_phases[p];
+
+		l.pol.latency_target_ns = ph->target_ns;
+		from = l.tr.n;
+		before = l.st.knob[LK_BACKEND_WEIGHT];
+		for (t = 0; t < PHASE_TICKS; t++) {
+			bw_run(ph->offered_per_s, ph->mu_per_s, l.st.knob[LK_BACKEND_WEIGHT], &sig);
+			assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
+			n = guard_tick(l.g, &l.st, &want, LAW_POLL_KNOBS, ++l.tick, true,
+				       law_poll_cost(&l.st, &sig, &l.pol), 0, &l.pol, done, &held);
+			trace_record(&l.tr, &l.st, done, n);
+			if (getenv("LAW_TRACE"))
+				printf("t%llu weight %lld tx %.0f runs %.0f | %s | %s\n",
+				       (unsigned long long)l.tick,
+				       (long long)l.st.knob[LK_BACKEND_WEIGHT],
+				       sig.tx_packets_per_s, sig.worker_runs_per_s,
+				       n ? done[0].reason : want.reason, held.reason);
+		}
+		opt = ph->binds ? bw_optimum(&l, sig.tx_packets_per_s) : (double)before;
+		at = trace_settled_at(&l.tr, LK_BACKEND_WEIGHT, from, l.tr.n, opt, OPT_TOL);
+		printf("poll backend-weight %-30s optimum %5.0f, knob %4lld, converged in %u "
+		       "ticks, turns %.0f/s of %.1f us\n", ph->name, opt,
+		       (long long)l.st.knob[LK_BACKEND_WEIGHT], at - from + 1,
+		       sig.worker_runs_per_s,
+		       (double)l.st.knob[LK_BACKEND_WEIGHT] / ph->mu_per_s * 1e6);
+		assert_true(at - from + 1 <= BW_CONVERGE_TICKS);
+		assert_true(fabs((double)l.st.knob[LK_BACKEND_WEIGHT] - opt) <= OPT_TOL * opt);
+		assert_int_equal(trace_reversals(&l.tr, LK_BACKEND_WEIGHT, l.tr.n - STEADY_TICKS,
+						 l.tr.n), 0);
+		if (!ph->binds)
+			assert_int_equal(l.st.knob[LK_BACKEND_WEIGHT], before);
+	}
+	/* what the optimum means in the last phase: turns within the 20 us target */
+	assert_true((double)l.st.knob[LK_BACKEND_WEIGHT] / 1e6 * 1e9 <= 20000 * (1 + OPT_TOL));
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
+	assert_int_equal(l.tr.rollbacks, 0);
+}
+
 static void test_latency_unknown_caps_hold(void **state)
 {
 	struct law_policy pol;
@@ -309,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_hold_napi_defer),
 		cmocka_unit_test(test_busyloop),
 		cmocka_unit_test(test_busyloop_jitter),
+		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
 		cmocka_unit_test(test_invalid_and_null),
 	};
