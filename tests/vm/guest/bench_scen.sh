@@ -32,7 +32,7 @@ WARM_S=${VQ_BENCH_WARMUP_S:-5}
 TICK_MS=${VQ_BENCH_TICK_MS:-200}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
-GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy}" | tr , ' ')
+GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
 B_FRESH=${VQ_BENCH_B_FRESH:-1}
 # mkinitramfs.sh copies policies/*.json to /policies
@@ -92,6 +92,9 @@ apply_set() {
 	ring1024) ina ethtool -G $FRONT tx 1024 ;;
 	zcp16)	set_knob zerocopy 1 zerocopy-max-pending 16 ;;
 	copy)	set_knob zerocopy 0 ;;
+	bw32)	set_knob backend-weight 32 ;;			# backend: 32 packets a turn
+	nw16)	set_knob napi-weight 16 ;;			# front NAPI: 16 a poll
+	bqlbw)	bql 0 limit_max 16384; set_knob backend-weight 32 ;;
 	*)	echo "unknown grid setting $1"; return 1 ;;
 	esac
 }
