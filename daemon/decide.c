@@ -236,6 +236,8 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	sig->zc_fallbacks_per_s = vrate(v, VQPAIR_QSTAT_ZC_FALLBACKS);
 	sig->zc_pending = v && v->valid ? v->rate[VQPAIR_QSTAT_ZC_PENDING] : LAW_UNKNOWN;
 	sig->zc_completion_ns = v && v->valid ? v->compl_mean_ns : LAW_UNKNOWN;
+	sig->tx_ring_size = v && v->knob[VQPAIR_KNOB_TX_RING_SIZE] ?
+		(double)v->knob[VQPAIR_KNOB_TX_RING_SIZE] : LAW_UNKNOWN;
 
 	if (tq && tq->present && !tq->valid)
 		valid = false;
@@ -272,6 +274,7 @@ json_t *decide_signals_json(const struct law_signals *s)
 		{ "zerocopy_fallbacks_per_s", s->zc_fallbacks_per_s },
 		{ "zerocopy_pending", s->zc_pending },
 		{ "completion_mean_ns", s->zc_completion_ns },
+		{ "tx_ring_size", s->tx_ring_size },
 	};
 	json_t *o = json_pack("{s:b, s:I, s:b}", "valid", s->valid,
 			      "interval_ns", (json_int_t)s->interval_ns,

@@ -85,6 +85,7 @@ struct law_signals {
 	double zc_fallbacks_per_s;	/* zerocopy-fallbacks: eligible but over max-pending */
 	double zc_pending;		/* zerocopy-pending, mean */
 	double zc_completion_ns;	/* completion-sum-ns / completion-count, mean */
+	double tx_ring_size;		/* TX ring descriptors (vqpair tx-ring-size), unknown: 0/NaN */
 };
 
 /* Per-knob bounds of a policy; step_abs_max lets a knob leave 0, where a factor cannot. */

@@ -7,8 +7,13 @@
  *
  * Law. a = zerocopy sends/s (= completions/s in steady state), f = fallbacks/s (eligible
  * sends over max-pending), Lc = mean completion latency, T = the policy's prompt target,
- * M = zerocopy-max-pending. By Little's law pending = rate x latency, so the pending that a
- * consumer completing at rate r clears within T is r x T:
+ * M = zerocopy-max-pending. T is the policy's target, or the ring's own bound where that is
+ * longer: completions return descriptors in order (vhost's used ring), so a zerocopy buffer
+ * in flight holds every descriptor behind it, and by Little's law a queue sending p packets/s
+ * holds p x Lc descriptors. Under half the ring R nothing stalls however late a completion
+ * is, so T = max(T_policy, R / (2 p)) (a local receiver that reads its socket every few ms
+ * is prompt on a ring of hundreds). The pending that a consumer completing at rate r clears
+ * within T is r x T:
  *
  *	Lc > T:                 M* = a x T          (the consumer's own rate sets the budget)
  *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt)
@@ -32,11 +37,25 @@
 
 /* completions under 75% of target are "prompt": a 25% band keeps the two branches apart */
 #define ZC_BAND			0.25
+/* completions may hold up to half the ring's descriptors before they can stall it */
+#define ZC_RING_SHARE		0.5
 /* first re-enable probe after 16 ticks: a slow-consumer phase is rarely shorter */
 #define ZC_RETRY_FIRST_TICKS	16
 /* probes at least every 1024 ticks (~17 min at 1 s ticks) so a recovery is found */
 #define ZC_RETRY_MAX_TICKS	1024
 #define NS_PER_S		1e9
+
+/* T: the policy's target, or the completion latency at which half the ring is held. */
+static double zc_target_ns(const struct law_signals *sig, const struct law_policy *pol)
+{
+	double t_ns = (double)pol->zc_latency_target_ns;
+
+	if (law_known(sig->tx_ring_size) && sig->tx_ring_size > 0 &&
+	    law_known(sig->tx_packets_per_s) && sig->tx_packets_per_s > 0)
+		t_ns = fmax(t_ns, ZC_RING_SHARE * sig->tx_ring_size / sig->tx_packets_per_s *
+			    NS_PER_S);
+	return t_ns;
+}
 
 /* Propose zerocopy off; @lc_ns is the completion latency that drove it, NaN for a stall. */
 static int zc_off(const struct law_state *st, const struct law_learn *l, struct law_step *out,
@@ -95,7 +114,7 @@ static int zc_pending(const struct law_state *st, const struct law_signals *sig,
 	int64_t m = st->knob[LK_ZEROCOPY_MAX_PENDING], want;
 	double a = law_known(sig->zc_sent_per_s) ? sig->zc_sent_per_s : 0;
 	double f = law_known(sig->zc_fallbacks_per_s) ? sig->zc_fallbacks_per_s : 0;
-	double lc = sig->zc_completion_ns, t_ns = (double)pol->zc_latency_target_ns;
+	double lc = sig->zc_completion_ns, t_ns = zc_target_ns(sig, pol);
 	double t_s = t_ns / NS_PER_S;
 
 	if (law_known(sig->zc_pending) && sig->zc_pending >= 1 && a <= 0 && !law_known(lc))
@@ -128,7 +147,8 @@ static int zc_pending(const struct law_state *st, const struct law_signals *sig,
 
 /*
  * One queue's zerocopy step. Inputs: zc_sent_per_s, zc_fallbacks_per_s, zc_pending,
- * zc_completion_ns (unknown when nothing completed), tx_bytes/packets_per_s; knobs
+ * zc_completion_ns (unknown when nothing completed), tx_bytes/packets_per_s, tx_ring_size
+ * (unknown: the policy's target alone); knobs
  * LK_ZEROCOPY, LK_ZEROCOPY_MAX_PENDING, LK_ZEROCOPY_MIN_BYTES (absent ok).
  * Returns 1 with a step, 0 holding, -EINVAL on NULL.
  */
@@ -163,12 +183,12 @@ int law_zc_step(const struct law_state *st, const struct law_signals *sig,
 			sig->zc_completion_ns / 1e3, sig->zc_pending);
 }
 
-/* max(0, Lc / T - 1); unknown while zerocopy is off or nothing completed. */
+/* max(0, Lc / T - 1), T as the law's; unknown while zerocopy is off or nothing completed. */
 double law_zc_cost(const struct law_state *st, const struct law_signals *sig,
 		   const struct law_policy *pol)
 {
 	if (!sig->valid || st->knob[LK_ZEROCOPY] != 1 || !law_known(sig->zc_completion_ns) ||
 	    !pol->zc_latency_target_ns)
 		return LAW_UNKNOWN;
-	return fmax(0, sig->zc_completion_ns / (double)pol->zc_latency_target_ns - 1);
+	return fmax(0, sig->zc_completion_ns / zc_target_ns(sig, pol) - 1);
 }

@@ -240,6 +240,7 @@ void plant_zc_run(struct plant_zc *p, uint64_t interval_ns, struct law_signals *
 	sig->qdisc_backlog_bytes = sig->capacity_bytes_per_s = LAW_UNKNOWN;
 	sig->rx_packets_per_s = sig->events_per_s = sig->latency_p99_ns = LAW_UNKNOWN;
 	sig->busyloop_hits_per_s = sig->busyloop_misses_per_s = LAW_UNKNOWN;
+	sig->tx_ring_size = p->report_ring ? p->ring_size : LAW_UNKNOWN;
 }
 
 void plant_zc_optimum(const struct plant_zc *p, double target_ns, int64_t min_pending,

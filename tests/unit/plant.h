@@ -92,6 +92,7 @@ struct plant_zc {
 	double consumer_per_s;
 	double base_ns;
 	uint32_t ring_size;
+	bool report_ring;		/* the signals carry ring_size (vqpair reports it) */
 	int64_t zerocopy, max_pending, min_bytes;	/* knobs */
 	double pending;
 	double stalled_ns;		/* truth: time the queue was stalled last interval */

@@ -231,6 +231,66 @@ static void test_hol_stall_resolved(void **state)
 	assert_int_equal(l.st.knob[LK_ZEROCOPY], 1);
 }
 
+/*
+ * A consumer that completes every buffer but late for the policy (9 ms against 2 ms: a local
+ * receiver reading its socket every few ms) while the queue holds far less than half its
+ * ring: nothing can stall, so zerocopy stays on at its full pending budget. Without the ring
+ * size the law falls back to the policy's target and ends in copy mode; with a 200 ms
+ * consumer the ring bound does not save zerocopy either.
+ */
+static void test_ring_bound_keeps_prompt_zerocopy(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	int t;
+
+	(void)state;
+	loop_init(&l);
+	l.plant.report_ring = true;
+	l.plant.ring_size = 256;
+	l.plant.sends_per_s = 5000;			/* 64 KB sends at ~2.6 Gbit/s */
+	l.plant.send_bytes = BIG_SEND_BYTES;
+	l.plant.consumer_per_s = 1e6;
+	l.plant.base_ns = 9e6;				/* each buffer completes after 9 ms */
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	printf("zc ring bound: completion %.1f ms, pending %.1f of a 256 ring, zc %lld, "
+	       "max-pending %lld, throughput %.0f%%\n", sig.zc_completion_ns / 1e6,
+	       sig.zc_pending, (long long)l.st.knob[LK_ZEROCOPY],
+	       (long long)l.st.knob[LK_ZEROCOPY_MAX_PENDING],
+	       100 * sig.tx_packets_per_s / l.plant.sends_per_s);
+	assert_int_equal(l.st.knob[LK_ZEROCOPY], 1);
+	/* T = 256 / 2 / 5000 s = 25.6 ms: max-pending (a + f) T = 128 */
+	assert_in_range(l.st.knob[LK_ZEROCOPY_MAX_PENDING], 115, 141);
+	assert_true(l.plant.stalled_ns == 0);
+	assert_true(sig.tx_packets_per_s >= 0.99 * l.plant.sends_per_s);
+	assert_true(sig.zc_sent_per_s >= 0.99 * l.plant.sends_per_s);
+
+	/* the same plant without a ring size: the 2 ms target turns zerocopy off */
+	loop_init(&l);
+	l.plant.ring_size = 256;
+	l.plant.sends_per_s = 5000;
+	l.plant.send_bytes = BIG_SEND_BYTES;
+	l.plant.consumer_per_s = 1e6;
+	l.plant.base_ns = 9e6;
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	assert_int_equal(l.st.knob[LK_ZEROCOPY], 0);
+
+	/* a 200 ms consumer with the ring known: zerocopy off, copy-mode throughput */
+	loop_init(&l);
+	l.plant.report_ring = true;
+	l.plant.ring_size = 256;
+	l.plant.sends_per_s = 5000;
+	l.plant.send_bytes = BIG_SEND_BYTES;
+	l.plant.consumer_per_s = 1e6;
+	l.plant.base_ns = 200e6;
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	assert_int_equal(l.st.knob[LK_ZEROCOPY], 0);
+	assert_true(sig.tx_packets_per_s >= ZC_THROUGHPUT_FLOOR * l.plant.sends_per_s);
+}
+
 /* Completions that stop altogether (pending, nothing completed) turn zerocopy off at once. */
 static void test_stalled_completions_off(void **state)
 {
@@ -304,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_phases),
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_hol_stall_resolved),
+		cmocka_unit_test(test_ring_bound_keeps_prompt_zerocopy),
 		cmocka_unit_test(test_stalled_completions_off),
 		cmocka_unit_test(test_small_sends_invalid_null),
 	};
