@@ -134,6 +134,8 @@ struct law_learn {
 	int64_t bl_step_us;			/* signed; 0: no search running */
 	double bl_ctx_pps;			/* packet rate the search started at */
 	bool bl_settled, bl_moved, bl_tried_up;
+	uint32_t bl_retry_ticks;		/* backoff of searches from 0 that did not pay */
+	uint32_t bl_quiet_ticks;		/* valid ticks settled since the last search */
 	/* zerocopy: backoff of re-enable probes */
 	uint32_t zc_off_ticks;			/* intervals seen off in a row */
 	uint32_t zc_retry_ticks;		/* current re-enable backoff, 0: none */

@@ -30,8 +30,11 @@
  * step: a bisection that ends when the step is inside the hysteresis band, at the largest s
  * whose last increment still paid. A new context (packet rate x2, or hit fraction +-0.1 at
  * the settled value) restarts it downward first (spinning is the cost: shrink when spins
- * miss), and upward once if no downward move paid. Stability: each search is finite
- * (log2(step / band) halvings) and settled values only move on a context change.
+ * miss), and upward once if no downward move paid. A probe that hit nothing ends its search
+ * (h does not fall as s grows, so no shorter spin can hit), and a search from 0 that found
+ * nothing paying makes the next one wait 16, 32, ... 1024 ticks (spins that never hit are not
+ * worth a probe at every swing of a bursty rate). Stability: each search is finite (log2(step /
+ * band) halvings) and settled values only move on a context change.
  *
  * Backend-weight law (vqpair; vhost_net's VHOST_NET_PKT_WEIGHT): the backend worker serves
  * the TX ring in turns of at most W packets with bottom halves off, and whatever else waits
@@ -74,6 +77,9 @@
 #define BL_PROBE_START_US	8
 /* a busyloop step under 1 us is below vqpair's knob resolution */
 #define BL_STEP_MIN_US		1
+/* a search from 0 that found no paying spin waits 16, 32, ... 1024 ticks before the next */
+#define BL_RETRY_FIRST_TICKS	16
+#define BL_RETRY_MAX_TICKS	1024
 /* a settled busyloop reprobes when the packet rate moves by 2x ... */
 #define BL_CONTEXT_PPS		2.0
 /* ... or its hit fraction by 0.1: a tenth of the spins changing outcome */
@@ -233,6 +239,15 @@ static void bl_exhausted(struct law_learn *l)
 	}
 	l->bl_step_us = 0;
 	l->bl_settled = true;
+	l->bl_quiet_ticks = 0;
+	if (l->bl_moved || l->bl_base_us > 0) {
+		l->bl_retry_ticks = 0;
+		return;
+	}
+	/* nothing paid from 0: the next search waits, longer each time */
+	l->bl_retry_ticks = l->bl_retry_ticks ? l->bl_retry_ticks * 2 : BL_RETRY_FIRST_TICKS;
+	if (l->bl_retry_ticks > BL_RETRY_MAX_TICKS)
+		l->bl_retry_ticks = BL_RETRY_MAX_TICKS;
 }
 
 /* Halve the step after a probe that did not pay; smallest step the guard's band lets pass. */
@@ -274,9 +289,14 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 		return law_propose(out, LK_BUSYLOOP_US, s, l->bl_base_us, false,
 				   "busyloop %lld us did not pay: back to %lld us", (long long)s,
 				   (long long)l->bl_base_us);
+	if (l->bl_settled)
+		l->bl_quiet_ticks++;
 	if (l->bl_settled && !bl_context_moved(l, s, h, pps))
 		return law_hold(out, "busyloop-us %lld settled: hit fraction %.2f",
 				(long long)s, h);
+	if (l->bl_settled && s == 0 && l->bl_quiet_ticks < l->bl_retry_ticks)
+		return law_hold(out, "busyloop off: no spin paid from 0, next search in %u ticks",
+				l->bl_retry_ticks - l->bl_quiet_ticks);
 	if (l->bl_settled || !l->bl_step_us)
 		bl_start(l, s, h, pps, l->bl_settled && s > 0 ? -1 : 1);
 	base = l->bl_base_us;
@@ -289,7 +309,13 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 		l->bl_moved = true;
 	} else {
 		l->bl_failed_us = s;
-		bl_halve(l, pol);
+		/* h(s) does not fall as s grows: a longer spin that hit nothing rules out shorter */
+		if (h <= 0 && s > base) {
+			l->bl_step_us = 0;
+			bl_exhausted(l);
+		} else {
+			bl_halve(l, pol);
+		}
 		return law_propose(out, LK_BUSYLOOP_US, s, base, false,
 				   "busyloop %lld -> %lld us did not pay: hit %.2f -> %.2f, a hit "
 				   "worth %.0f us: back", (long long)base, (long long)s,

@@ -263,7 +263,6 @@ static void test_busyloop_jitter(void **state)
 	run_busyloop(JITTER);
 }
 
-/* Without a p99 the hold alone is capped at the latency target. */
 /*
  * Backend-weight plant: a worker serves the TX ring at up to mu packets/s, one turn of at most
  * W packets at a time, each turn costing TURN_OVERHEAD_NS more (a cond_resched, bottom halves
@@ -374,6 +373,42 @@ static void test_backend_weight(void **state)
 	assert_int_equal(l.tr.rollbacks, 0);
 }
 
+/*
+ * Spins that never hit while the packet rate swings 3x every few ticks (TCG, bursty bulk):
+ * every swing is a new context, and without a backoff each one restarted a probe from 0 (in
+ * the bench ~15 probes a run, each a spin the law then took back). Probes from a 0 that did
+ * not pay back off (16, 32, 64 ... ticks), and a spin that hit nothing ends its search (no
+ * shorter one can hit): over 200 ticks at most BL_IDLE_PROBES_MAX
+ * probes, and the knob ends at 0.
+ */
+#define BL_IDLE_TICKS		200
+#define BL_IDLE_PROBES_MAX	4
+
+static void test_busyloop_idle_backoff(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	struct phase ph = { "no hits", 50e3 * 1500, 1500, 0, 1 };
+	uint32_t t, ups = 0;
+
+	(void)state;
+	loop_init(&l);
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	for (t = 0; t < BL_IDLE_TICKS; t++) {
+		ph.bytes_per_s = (t / 5) % 2 ? 150e3 * 1500 : 50e3 * 1500;
+		loop_phase(&l, &ph);
+		loop_tick(&l, &sig);
+		ups += l.tr.n >= 2 && l.tr.dir[l.tr.n - 1][LK_BUSYLOOP_US] > 0 &&
+			l.tr.val[l.tr.n - 2][LK_BUSYLOOP_US] == 0;
+	}
+	printf("busyloop no hits, rate swinging 3x: %u probes from 0 in %u ticks\n", ups,
+	       BL_IDLE_TICKS);
+	assert_true(ups >= 1);
+	assert_true(ups <= BL_IDLE_PROBES_MAX);
+	assert_int_equal(l.st.knob[LK_BUSYLOOP_US], 0);
+}
+
+/* Without a p99 the hold alone is capped at the latency target. */
 static void test_latency_unknown_caps_hold(void **state)
 {
 	struct law_policy pol;
@@ -419,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_hold_napi_defer),
 		cmocka_unit_test(test_busyloop),
 		cmocka_unit_test(test_busyloop_jitter),
+		cmocka_unit_test(test_busyloop_idle_backoff),
 		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
 		cmocka_unit_test(test_invalid_and_null),
