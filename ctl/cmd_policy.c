@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ctl.h"
 
@@ -23,15 +24,21 @@ static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
 
 /*
  * Reads FILE ("-": stdin) and validates that it is one JSON object before anything is
- * sent; errors name FILE:LINE:COLUMN as jansson reports them. A {"policy":{...}} wrapper
- * (what `--json policy show` prints) is unwrapped.
+ * sent; errors name FILE:LINE:COLUMN as jansson reports them, a directory is named as one
+ * (exit 2). A {"policy":{...}} wrapper (what `--json policy show` prints) is unwrapped.
  */
 static int ctl_policy_load(struct ctl_conn *c, const char *file)
 {
 	json_error_t jerr;
 	json_t *root, *inner;
+	struct stat st;
 	int ret;
 
+	if (strcmp(file, "-") && !stat(file, &st) && S_ISDIR(st.st_mode)) {
+		/* jansson would open it and report an empty text ("'{' expected near end") */
+		fprintf(stderr, CTL_PROG ": %s: is a directory, not a policy file\n", file);
+		return VQ_EXIT_USAGE;
+	}
 	if (!strcmp(file, "-"))
 		root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
 	else

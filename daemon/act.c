@@ -21,6 +21,22 @@
 #define ACT_JOURNAL_VERSION	1
 /* Events kept in memory for GET /v1/events; older ones are still in the system journal */
 #define ACT_EVENTS_MAX		4096
+/*
+ * Sweeps a changed knob's device may be missing before that is reported: a move between two
+ * watched namespaces shows as a deletion in one and, possibly a notification later, an
+ * appearance in the other.
+ */
+#define ACT_MISSING_SWEEPS	2
+/*
+ * Event ids keep increasing across restarts (docs/api.md): <state dir>/events.json holds a
+ * bound every id handed out so far is below, written durably (write, fsync, rename) before
+ * an id reaches it. It is moved up ACT_EVENT_ID_BLOCK ids at a time, so one durable write
+ * covers that many events, and a restart (also after kill -9) starts at the bound: ids may
+ * skip up to a block across a restart, never go back.
+ */
+#define ACT_EVENT_ID_FILE	"events.json"
+#define ACT_EVENT_ID_VERSION	1
+#define ACT_EVENT_ID_BLOCK	1024
 
 struct entry {
 	char netns[NETNS_NAME_MAX];
@@ -36,6 +52,8 @@ struct entry {
 	bool changed;		/* restore owed */
 	bool pinned;
 	enum act_who pin_who;
+	unsigned int missing;	/* act_sweep()s in a row that found no device for it */
+	bool reported;		/* its "cannot be restored now" event was sent */
 };
 
 struct event {
@@ -62,10 +80,14 @@ static unsigned int n_entries, cap_entries;
 static uint64_t next_seq = 1;
 static struct event *events;	/* ring of ACT_EVENTS_MAX */
 static uint64_t next_event_id = 1;
+static uint64_t first_event_id = 1;	/* the first id of this run */
+static uint64_t event_id_bound;		/* ids below it are covered on disk; 0: none yet */
+static char event_id_path[4096];
 
 const char *act_who_name(enum act_who w)
 {
-	static const char *const n[] = { "manual", "controller", "outside", "restore", "error" };
+	static const char *const n[] = { "manual", "controller", "outside", "restore", "error",
+					 "daemon" };
 
 	return n[w];
 }
@@ -280,6 +302,48 @@ static int state_lock(const char *state_dir)
 	return 0;
 }
 
+/* Move the on-disk bound to cover ids up to @id plus a block. 0 or -errno (logged). */
+static int event_id_reserve(uint64_t id)
+{
+	uint64_t bound = id + ACT_EVENT_ID_BLOCK;
+	char text[96];
+	int n, ret;
+
+	n = snprintf(text, sizeof(text), "{\"version\": %d, \"next_id\": %" PRIu64 "}\n",
+		     ACT_EVENT_ID_VERSION, bound);
+	ret = util_write_durable(event_id_path, text, (size_t)n);
+	if (ret) {
+		log_err("%s: %s: event ids after a restart may repeat ids of this run",
+			event_id_path, strerror(-ret));
+		return ret;
+	}
+	event_id_bound = bound;
+	return 0;
+}
+
+/* The first event id of this run: the bound the previous run left, 1 without one. */
+static uint64_t event_id_load(void)
+{
+	json_error_t jerr;
+	json_int_t next = 0;
+	json_t *root;
+
+	root = json_load_file(event_id_path, 0, &jerr);
+	if (!root) {
+		if (access(event_id_path, F_OK) && errno == ENOENT)
+			return 1;
+		log_err("%s:%d:%d: %s: event ids start again at 1", event_id_path, jerr.line,
+			jerr.column, jerr.text);
+		return 1;
+	}
+	if (json_unpack(root, "{s:I}", "next_id", &next) || next < 1) {
+		log_err("%s: no valid next_id: event ids start again at 1", event_id_path);
+		next = 1;
+	}
+	json_decref(root);
+	return (uint64_t)next;
+}
+
 int act_init(const char *state_dir)
 {
 	unsigned int i;
@@ -293,9 +357,16 @@ int act_init(const char *state_dir)
 	if ((size_t)snprintf(journal_path, sizeof(journal_path), "%s/%s", state_dir,
 			     ACT_JOURNAL_FILE) >= sizeof(journal_path))
 		return -ENAMETOOLONG;
+	if ((size_t)snprintf(event_id_path, sizeof(event_id_path), "%s/%s", state_dir,
+			     ACT_EVENT_ID_FILE) >= sizeof(event_id_path))
+		return -ENAMETOOLONG;
 	events = calloc(ACT_EVENTS_MAX, sizeof(*events));
 	if (!events)
 		return -ENOMEM;
+	first_event_id = next_event_id = event_id_load();
+	ret = event_id_reserve(next_event_id);
+	if (ret)
+		return ret;
 	if (journal_load())
 		return -EINVAL;
 	/* prove the journal is writable now, not at the first knob change */
@@ -330,6 +401,9 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	char name[4 * IFNAMSIZ + 1] = "";
 	va_list ap;
 
+	/* a failed write is logged and tried again at the next event; the id is given anyway */
+	if (next_event_id >= event_id_bound)
+		event_id_reserve(next_event_id);
 	free(ev->signals);
 	memset(ev, 0, sizeof(*ev));
 	ev->id = next_event_id++;
@@ -380,9 +454,15 @@ uint64_t act_event_count(void)
 	return next_event_id - 1;
 }
 
+uint64_t act_events_recorded(void)
+{
+	return next_event_id - first_event_id;
+}
+
 json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 {
-	uint64_t first = next_event_id > ACT_EVENTS_MAX ? next_event_id - ACT_EVENTS_MAX : 1;
+	uint64_t first = next_event_id - first_event_id > ACT_EVENTS_MAX ?
+			 next_event_id - ACT_EVENTS_MAX : first_event_id;
 	json_t *arr = json_array();
 	uint64_t id;
 
@@ -426,8 +506,13 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 		return ACT_ERANGE;
 	ret = knob_read(d, ki, &old, err, errlen);
 	if (ret) {
-		if (!err[0])
-			snprintf(err, errlen, "reading %s %s: %s", kname, ki->inst, strerror(-ret));
+		char why[256], shown[4 * IFNAMSIZ + 1];
+
+		/* named like knob_write()'s errors: device, knob, instance, then why */
+		snprintf(why, sizeof(why), "%s", err[0] ? err : strerror(-ret));
+		util_name_display(d->name, shown, sizeof(shown));
+		snprintf(err, errlen, "%s: %s%s%s: cannot read: %s", shown, kname,
+			 ki->inst[0] ? " " : "", ki->inst, why);
 		return ACT_EREAD;
 	}
 	e = entry_find(d, ki->k, ki->inst);
@@ -586,19 +671,79 @@ static int entry_inst(struct device *d, const struct entry *e, struct knob_inst 
 	return -ENOENT;
 }
 
+/*
+ * Where the device of @e is now: at (netns, ifindex), where it was journalled; or, once it
+ * is gone from there, the one managed device of the same name in a watched namespace whose
+ * instance of the knob still holds what vqtune wrote (`ip link set dev X netns B` keeps a
+ * device's settings; a new device of that name does not hold them). The entry then follows
+ * it there (journalled, a "daemon" event). NULL when there is no such device (or several),
+ * with the reason in @why.
+ */
+static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
+{
+	struct netns *ns = netns_find(e->netns);
+	struct device *d = ns ? dev_lookup(ns, e->ifindex) : NULL, *c, *found = NULL;
+	const char *kname = knob_table[e->k].name;
+	char shown[4 * IFNAMSIZ + 1];
+	struct knob_inst ki, fki;
+	unsigned int n = 0;
+
+	/* identity is (netns, ifindex): ifindexes are allocated cyclically, not reused soon */
+	if (d)
+		return d;
+	util_name_display(e->device, shown, sizeof(shown));
+	snprintf(why, whylen, "%s is not in any watched namespace", shown);
+	dev_for_each(c) {
+		if (!c->managed || strcmp(c->name, e->device))
+			continue;
+		if (entry_inst(c, e, &ki) || !ki.has_value) {
+			snprintf(why, whylen, "the %s in netns '%s' has no %s %s", shown,
+				 c->ns->name, kname, e->inst);
+			continue;
+		}
+		if (ki.value != e->written) {
+			snprintf(why, whylen, "the %s in netns '%s' has %s %" PRIu64 ", not the %"
+				 PRIu64 " vqtune wrote: another device", shown, c->ns->name, kname,
+				 ki.value, e->written);
+			continue;
+		}
+		if (entry_find(c, e->k, ki.inst))
+			continue;	/* journalled for itself: not the one that left */
+		found = c;
+		fki = ki;
+		n++;
+	}
+	if (n != 1) {
+		if (n)
+			snprintf(why, whylen, "%u managed devices named %s hold vqtune's value", n,
+				 shown);
+		return NULL;
+	}
+	act_event(ACT_DEV(found), kname, fki.inst, fki.queue, NULL, &e->original, WHO_DAEMON,
+		  "the journal follows %s from netns '%s' ifindex %d to netns '%s' ifindex %d: "
+		  "the original %" PRIu64 " is owed there now", shown, e->netns, e->ifindex,
+		  found->ns->name, found->ifindex, e->original);
+	snprintf(e->netns, sizeof(e->netns), "%s", found->ns->name);
+	e->ifindex = found->ifindex;
+	snprintf(e->inst, sizeof(e->inst), "%s", fki.inst);
+	e->queue = fki.queue;
+	e->napi_id = fki.napi_id;
+	journal_save();
+	return found;
+}
+
 static int restore_one(struct entry *e, char *err, size_t errlen)
 {
-	struct netns *ns = netns_get(e->netns);
-	struct device *d = ns ? dev_lookup(ns, e->ifindex) : NULL;
+	struct device *d;
 	struct knob_inst ki;
 	uint64_t cur, rb;
 	int ret;
 
-	/* identity is (netns, ifindex): ifindexes are allocated cyclically, not reused soon */
-	if (!d) {
-		snprintf(err, errlen, "device is gone");
+	/* a journal of a previous run may name a namespace not watched yet: open it */
+	netns_get(e->netns);
+	d = entry_locate(e, err, errlen);
+	if (!d)
 		return -ENODEV;
-	}
 	if (entry_inst(d, e, &ki)) {
 		snprintf(err, errlen, "knob instance %s is gone", e->inst);
 		return -ENOENT;
@@ -621,6 +766,32 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 	return 0;
 }
 
+void act_sweep(void)
+{
+	char why[256], shown[4 * IFNAMSIZ + 1];
+	unsigned int i;
+
+	for (i = 0; i < n_entries; i++) {
+		struct entry *e = &entries[i];
+
+		if (entry_locate(e, why, sizeof(why))) {
+			e->missing = 0;
+			e->reported = false;
+			continue;
+		}
+		/* a pin alone owes nothing; a changed knob is reported once, and kept */
+		if (!e->changed || ++e->missing < ACT_MISSING_SWEEPS || e->reported)
+			continue;
+		e->reported = true;
+		util_name_display(e->device, shown, sizeof(shown));
+		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, &e->written,
+			  &e->original, WHO_ERROR,
+			  "%s left netns '%s' (ifindex %d) with this knob changed, original %" PRIu64
+			  ": not restorable now (%s); kept in the journal until a restore", shown,
+			  e->netns, e->ifindex, e->original, why);
+	}
+}
+
 static int seq_desc(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -628,7 +799,12 @@ static int seq_desc(const void *a, const void *b)
 	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
 }
 
-int act_restore_all(json_t *failed)
+/*
+ * Restore the changed entries (of namespace @only, or all when NULL), newest change first.
+ * Failures go to the log, to events and to @failed. @forget: drop every entry of @only
+ * whatever happened (the namespace is going away). Returns the number restored.
+ */
+static int restore_entries(const char *only, json_t *failed, bool forget, unsigned int *n_failed)
 {
 	char err[256], hex[2 * IFNAMSIZ + 1];
 	unsigned int i = 0;
@@ -639,8 +815,15 @@ int act_restore_all(json_t *failed)
 		struct entry *e = &entries[i];
 		int ret;
 
-		if (!e->changed) {
+		if (only && strcmp(e->netns, only)) {
 			i++;
+			continue;
+		}
+		if (!e->changed) {
+			if (forget)
+				entry_remove(e);
+			else
+				i++;
 			continue;
 		}
 		err[0] = '\0';
@@ -653,9 +836,11 @@ int act_restore_all(json_t *failed)
 		log_err("restore netns '%s' ifindex %d %s %s: %s", e->netns, e->ifindex,
 			knob_table[e->k].name, e->inst, err);
 		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, NULL,
-			  &e->original,
-			  WHO_ERROR, "restore in netns '%s' ifindex %d failed: %s", e->netns,
-			  e->ifindex, err);
+			  &e->original, WHO_ERROR,
+			  "restore of the original %" PRIu64 " in netns '%s' ifindex %d failed: %s",
+			  e->original, e->netns, e->ifindex, err);
+		if (n_failed)
+			(*n_failed)++;
 		if (failed) {
 			util_hex(e->device, strnlen(e->device, IFNAMSIZ), hex);
 			json_array_append_new(failed, json_pack(
@@ -664,7 +849,7 @@ int act_restore_all(json_t *failed)
 				"message", util_json_str(err)));
 		}
 		/* nothing is left to restore it on: the journal owes no more */
-		if (ret == -ENODEV || ret == -ENOENT) {
+		if (forget || ret == -ENODEV || ret == -ENOENT) {
 			entry_remove(e);
 			continue;
 		}
@@ -672,4 +857,15 @@ int act_restore_all(json_t *failed)
 	}
 	journal_save();
 	return restored;
+}
+
+int act_restore_all(json_t *failed)
+{
+	return restore_entries(NULL, failed, false, NULL);
+}
+
+int act_restore_netns(const char *netns, unsigned int *n_failed)
+{
+	*n_failed = 0;
+	return restore_entries(netns, NULL, true, n_failed);
 }

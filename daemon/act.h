@@ -23,11 +23,16 @@
 
 struct device;
 
-enum act_who { WHO_MANUAL, WHO_CONTROLLER, WHO_OUTSIDE, WHO_RESTORE, WHO_ERROR };
+/* WHO_DAEMON: the daemon's own bookkeeping (a watched namespace deleted or back, a journal
+ * entry following its device into another namespace) */
+enum act_who { WHO_MANUAL, WHO_CONTROLLER, WHO_OUTSIDE, WHO_RESTORE, WHO_ERROR, WHO_DAEMON };
 
 const char *act_who_name(enum act_who w);
 
-/* Load the journal from @state_dir (created if missing). 0 or -errno. */
+/*
+ * Load the journal from @state_dir (created if missing) and the next event id
+ * (<state_dir>/events.json). 0 or -errno.
+ */
 int act_init(const char *state_dir);
 void act_fini(void);
 
@@ -62,6 +67,21 @@ void act_check_outside(struct device *d);
  * @failed (a JSON array, may be NULL) as {"device","netns","knob","instance","message"}.
  */
 int act_restore_all(json_t *failed);
+/*
+ * Watched namespace @netns is going away (deleted while its fds kept it alive): restore
+ * every knob its devices owe, as act_restore_all(), then forget every entry of it, restored
+ * or not (failures are events with the original value). Returns the number restored;
+ * *n_failed the number that could not be.
+ */
+int act_restore_netns(const char *netns, unsigned int *n_failed);
+/*
+ * After each tick: an entry whose device is gone from its (netns, ifindex) follows it to
+ * the one managed device of that name in a watched namespace that still holds vqtune's
+ * value (a move between namespaces); a changed knob whose device is nowhere is reported
+ * once (event "error" with the original) and kept: it follows the device if it shows up
+ * later, and a restore reports it failed and drops it.
+ */
+void act_sweep(void);
 /* Knob instances vqtune changed and still owes a restore. */
 unsigned int act_changed_count(void);
 
@@ -85,6 +105,14 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 void act_context(const char *controller, const char *decision, json_t *signals);
 void act_context_clear(void);
 json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next);
+/*
+ * The id of the newest event; before the first event of this run, a number below every id
+ * to come (0 in a fresh state dir). Ids start at 1 in a fresh state dir and keep increasing
+ * across restarts (<state dir>/events.json, act.c), so this is not a count of this run's
+ * events: that is act_events_recorded().
+ */
 uint64_t act_event_count(void);
+/* Events recorded by this run. */
+uint64_t act_events_recorded(void);
 
 #endif

@@ -468,25 +468,22 @@ int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *e
 	}
 }
 
-int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
-	       size_t errlen)
+/* The provider's write; @err gets the kernel's extack text when it gave one. */
+static int prov_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
+		      size_t errlen)
 {
 	char path[512];
-	int ret;
 
-	err[0] = '\0';
 	switch (ki->prov) {
 	case KP_SYSFS_BQL:
 		if (sfs_bql_path(d->ns->sysfs, d->name, ki->queue, knob_bql[ki->k], path,
 				 sizeof(path)))
 			return -ENAMETOOLONG;
-		ret = sfs_write_u64(path, v);
-		break;
+		return sfs_write_u64(path, v);
 	case KP_SYSFS_NAPI:
 		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
 			return -ENAMETOOLONG;
-		ret = sfs_write_u64(path, v);
-		break;
+		return sfs_write_u64(path, v);
 	case KP_NETDEV_NAPI:
 		if (!d->ns->ndv)
 			return -EOPNOTSUPP;
@@ -511,7 +508,24 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 	default:
 		return -EINVAL;
 	}
-	if (ret && !err[0])
-		snprintf(err, errlen, "writing %s: %s", path, strerror(-ret));
+}
+
+int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
+	       size_t errlen)
+{
+	char why[256] = "", shown[4 * IFNAMSIZ + 1];
+	int ret;
+
+	err[0] = '\0';
+	ret = prov_write(d, ki, v, why, sizeof(why));
+	if (!ret)
+		return 0;
+	/*
+	 * Name the device and the knob, never the file: a sysfs path is under the daemon's
+	 * private mount (netns.h), meaningless to whoever reads the message.
+	 */
+	util_name_display(d->name, shown, sizeof(shown));
+	snprintf(err, errlen, "%s: %s%s%s: %s", shown, knob_table[ki->k].name,
+		 ki->inst[0] ? " " : "", ki->inst, why[0] ? why : strerror(-ret));
 	return ret;
 }

@@ -105,7 +105,12 @@ int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
 /* Read the value from the kernel now. 0 or -errno (message in @err). */
 int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
 	      size_t errlen);
-/* Write @v (already range-checked). 0 or -errno with the kernel's extack text in @err. */
+/*
+ * Write @v (already range-checked). 0, or -errno with @err naming the device (display form),
+ * the knob and its instance, then the kernel's extack text or, without one, the errno text:
+ * "vb: threaded: Operation not supported", "vb: defer-hard-irqs napi-8193: <extack>".
+ * Never a file path (sysfs knobs live under the daemon's private mount, netns.h).
+ */
 int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
 	       size_t errlen);
 

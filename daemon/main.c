@@ -197,7 +197,7 @@ static void tick(void)
 static int loop(struct api *api, int tfd, int sfd)
 {
 	struct epoll_event evs[16];
-	unsigned int n_mon = 0;
+	unsigned int i;
 	int ep, fds[4], n, k;
 
 	ep = epoll_create1(EPOLL_CLOEXEC);
@@ -209,9 +209,16 @@ static int loop(struct api *api, int tfd, int sfd)
 	for (k = 0; k < n; k++)
 		epoll_add(ep, fds[k], TAG_API);
 	for (;;) {
-		/* namespaces opened for a journal restore join the watch list here too */
-		for (; n_mon < netns_count(); n_mon++)
-			epoll_add(ep, netns_mon_fd(netns_at(n_mon)), TAG_MON + n_mon);
+		/*
+		 * namespaces opened for a journal restore, or watched again after a deletion,
+		 * join here; a deleted one left the set when its socket was closed (netns_del)
+		 */
+		for (i = 0; i < netns_count(); i++) {
+			struct netns *ns = netns_at(i);
+
+			if (!ns->polled && !epoll_add(ep, netns_mon_fd(ns), TAG_MON + ns->id))
+				ns->polled = true;
+		}
 		n = epoll_wait(ep, evs, ARRAY_SIZE(evs), LOOP_IDLE_MS);
 		if (n < 0 && errno != EINTR) {
 			log_err("epoll_wait: %s", strerror(errno));
@@ -246,8 +253,11 @@ static int loop(struct api *api, int tfd, int sfd)
 				close(ep);
 				return 0;
 			} else if (tag >= TAG_MON) {
-				struct netns *ns = netns_at(tag - TAG_MON);
+				struct netns *ns = netns_by_id(tag - TAG_MON);
 
+				/* deleted by a tick earlier in this batch */
+				if (!ns)
+					continue;
 				netns_drain_mon(ns);
 				if (ns->resync)
 					smp_discover(ns);
@@ -337,6 +347,11 @@ int main(int argc, char **argv)
 		log_err("state dir %s: %s", o.state_dir, strerror(-ret));
 		goto err_act;
 	}
+	/* the policy in force from the start is journalled like a SIGHUP or PUT install */
+	if (o.policy)
+		act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL,
+			  "policy '%s' installed from %s (start), mode %s", policy_get()->name,
+			  o.policy, policy_get()->mode);
 	/* first sample, then the crash restore, before anything else may write */
 	smp_tick();
 	if (act_changed_count()) {

@@ -136,7 +136,7 @@ static void daemon_families(struct prom *p)
 		    "CPU time spent sampling, all ticks");
 	prom_double(p, "vqtune_sample_cpu_seconds_total", NULL, runtime.tick_cpu_ns / NS_PER_S);
 	prom_family(p, "vqtune_events_total", "counter", "Journal events recorded");
-	prom_u64(p, "vqtune_events_total", NULL, act_event_count());
+	prom_u64(p, "vqtune_events_total", NULL, act_events_recorded());
 	prom_family(p, "vqtune_changed_knobs", "gauge",
 		    "Knob instances vqtune changed and will restore");
 	prom_u64(p, "vqtune_changed_knobs", NULL, act_changed_count());

@@ -5,7 +5,10 @@
  * Netlink sockets and ioctl sockets belong to the namespace they were created in, so each
  * watched namespace gets its own set, created after setns() into it. sysfs shows the
  * namespace of whoever mounted it, so for a named namespace the daemon moves into a private
- * mount namespace once and mounts that namespace's sysfs under <run dir>/netns/<name>.
+ * mount namespace once, mounts a tmpfs on <run dir>/sysfs.XXXXXX (its own, several daemons
+ * may share a run dir) and that namespace's sysfs on <name> in it. Outside, that directory
+ * looks empty; the daemon holds flock(2) on it while it lives and removes it at exit, and
+ * one left by a daemon that did not stop cleanly (kill -9) is removed by the next start.
  * Needs CAP_SYS_ADMIN for named namespaces; the own namespace needs nothing extra.
  */
 #ifndef VQ_NETNS_H
@@ -13,8 +16,11 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define NETNS_NAME_MAX	64
+/* How many namespaces one daemon watches; --netns is for a lab or a handful of guests. */
+#define NETNS_MAX	64
 
 struct nl_sock;
 struct ndv_sock;
@@ -23,7 +29,10 @@ struct rst_sock;
 
 struct netns {
 	char name[NETNS_NAME_MAX];	/* "" = the daemon's own namespace */
+	unsigned int id;		/* unique for the life of the process, never reused */
 	int fd;				/* namespace fd, for setns() */
+	dev_t dev;			/* identity of the namespace (fstat of @fd) */
+	ino_t ino;
 	char sysfs[PATH_MAX];		/* sysfs root showing this namespace */
 	struct nl_sock *rt;		/* rtnetlink requests */
 	struct nl_sock *mon;		/* RTNLGRP_LINK notifications */
@@ -34,18 +43,45 @@ struct netns {
 	int ioctl_fd;			/* SIOCETHTOOL socket */
 	bool resync;			/* a notification asks for a link re-dump */
 	bool sysfs_mounted;
+	bool polled;			/* main.c: @mon is in its epoll set */
 };
 
-/* Open the own namespace. @run_dir holds the private sysfs mounts. 0 or -errno. */
+/*
+ * Open the own namespace. @run_dir holds the private sysfs mounts; stale ones (their owner
+ * gone) are removed here. 0 or -errno (-ENAMETOOLONG: @run_dir too long for the mounts).
+ */
 int netns_init(const char *run_dir);
-/* Start watching /run/netns/@name. 0, -EEXIST, -EINVAL (bad name) or -errno. */
+/*
+ * Start watching /run/netns/@name, and remember it as wanted: watched again when it comes
+ * back after a deletion (netns_revive()). 0, -EEXIST, -EINVAL (bad name) or -errno.
+ */
 int netns_add(const char *name);
 /* Close every handle, unmount, remove the mount directory. */
 void netns_fini(void);
 
+/*
+ * Whether named namespace @ns was deleted (`ip netns del`): /run/netns/<name> is gone or
+ * now names another namespace (compared by st_dev/st_ino with the fd held since it was
+ * opened). Holding the fd keeps the namespace and its devices alive, so it is still
+ * reachable until netns_del(). Always false for the own namespace.
+ */
+bool netns_gone(const struct netns *ns);
+/* Stop watching @ns (not the own one): close its handles, unmount its sysfs, free it. */
+void netns_del(struct netns *ns);
+/*
+ * Watch again every namespace given to netns_add() that is not watched now but exists
+ * again under its name. Returns how many came back (each logged), the first @max of them
+ * in @out.
+ */
+unsigned int netns_revive(struct netns **out, unsigned int max);
+/* Whether @name was given to netns_add() (so netns_revive() watches it again). */
+bool netns_wanted(const char *name);
+
+/* Watched namespaces; indices shift when one is deleted. */
 unsigned int netns_count(void);
 struct netns *netns_at(unsigned int i);		/* 0 is the own namespace */
 struct netns *netns_find(const char *name);	/* "" or "-" = own */
+struct netns *netns_by_id(unsigned int id);	/* NULL: deleted since */
 /*
  * For restore after a crash: the namespace @name, watched or not. An unwatched one is
  * opened (and added) on demand. NULL when it no longer exists.

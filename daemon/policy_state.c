@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "apierr.h"
 #include "log.h"
@@ -52,24 +53,37 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err)
 	return st;
 }
 
-/* Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big. */
+/*
+ * Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big,
+ * -EISDIR a directory (which open(2) accepts and only read(2) refuses).
+ */
 static int read_text(const char *path, char **text, size_t *len)
 {
 	FILE *f = fopen(path, "re");
+	struct stat st;
 	char *buf;
 	size_t n;
 	int ret = 0;
 
 	if (!f)
 		return -errno;
+	if (fstat(fileno(f), &st) < 0) {
+		ret = -errno;
+		goto err_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		goto err_close;
+	}
 	buf = malloc(POLICY_FILE_MAX_BYTES + 1);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto err_close;
 	}
+	errno = 0;
 	n = fread(buf, 1, POLICY_FILE_MAX_BYTES + 1, f);
 	if (ferror(f))
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	else if (n > POLICY_FILE_MAX_BYTES)
 		ret = -EFBIG;
 	if (ret) {
@@ -139,10 +153,13 @@ static int policy_from_file(const char *path, struct policy *p, FILE *f)
 
 	ret = read_text(path, &text, &len);
 	if (ret) {
+		const char *why = ret == -EISDIR ? "is a directory, not a policy file" :
+				  strerror(-ret);
+
 		if (f)
-			fprintf(f, "%s: %s\n", path, strerror(-ret));
+			fprintf(f, "%s: %s\n", path, why);
 		else
-			log_err("policy %s: %s", path, strerror(-ret));
+			log_err("policy %s: %s", path, why);
 		return ret;
 	}
 	obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -436,10 +436,52 @@ static void ns_tick(struct netns *ns)
 	}
 }
 
+/*
+ * @ns was deleted (`ip netns del`) while our fds kept it alive: put back what vqtune owes
+ * there (its handles still work), then let it go: devices out of the views, handles
+ * closed, private sysfs unmounted. The last fd closed, the kernel destroys it.
+ */
+static void ns_drop(struct netns *ns)
+{
+	char name[NETNS_NAME_MAX], failures[64] = "";
+	unsigned int n_dev = 0, failed;
+	struct device *d, *next;
+	int restored;
+
+	snprintf(name, sizeof(name), "%s", ns->name);
+	restored = act_restore_netns(name, &failed);
+	if (failed)
+		snprintf(failures, sizeof(failures), ", %u could not be (events before)", failed);
+	for (d = dev_first(); d; d = next) {
+		next = d->next;
+		if (d->ns != ns)
+			continue;
+		dev_del(d);
+		n_dev++;
+	}
+	netns_del(ns);
+	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_DAEMON,
+		  "netns '%s' was deleted: %d knob(s) restored%s, %u device(s) no longer "
+		  "watched%s", name, restored, failures, n_dev,
+		  netns_wanted(name) ? "; watched again if it comes back" : "");
+}
+
 void smp_tick(void)
 {
-	unsigned int i;
+	struct netns *back[NETNS_MAX];
+	unsigned int i, n;
 
+	/* from 1: the own namespace is never deleted */
+	for (i = 1; i < netns_count(); i++) {
+		if (netns_gone(netns_at(i)))
+			ns_drop(netns_at(i--));
+	}
+	n = netns_revive(back, NETNS_MAX);
+	for (i = 0; i < n; i++)
+		act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_DAEMON,
+			  "netns '%s' is back: watching it again", back[i]->name);
 	for (i = 0; i < netns_count(); i++)
 		ns_tick(netns_at(i));
+	/* after every namespace's dump: a device that moved between two is in one of them */
+	act_sweep();
 }

@@ -19,7 +19,13 @@ struct netns;
 void smp_set_manage(const char *const *globs, unsigned int n);
 /* Re-dump the links of @ns: add, rename and remove devices; no rates. 0 or -errno. */
 int smp_discover(struct netns *ns);
-/* Sample every device of every watched namespace. */
+/*
+ * Sample every device of every watched namespace. First, a watched namespace that was
+ * deleted (netns_gone()) is dropped: the knobs vqtune changed there restored
+ * (act_restore_netns()), its devices deleted from the model, its handles released, an
+ * event; one given with --netns that exists again is watched again (netns_revive()). Last,
+ * act_sweep(): journal entries follow devices that moved between watched namespaces.
+ */
 void smp_tick(void);
 
 #endif

@@ -69,7 +69,7 @@ int view_status(json_t **out)
 
 	dev_for_each(d)
 		managed += d->managed;
-	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:i, s:i, s:I, s:i, s:i}",
+	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:i, s:i, s:I, s:I, s:i, s:i}",
 			 "version", VQ_VERSION,
 			 "uptime_ns", (json_int_t)(util_now_ns(CLOCK_MONOTONIC) - runtime.start_ns),
 			 "mode", policy_get()->mode, "policy", policy_get()->name,
@@ -77,7 +77,8 @@ int view_status(json_t **out)
 			 "ticks", (json_int_t)runtime.ticks,
 			 "missed_ticks", (json_int_t)runtime.missed_ticks,
 			 "devices", dev_count(), "managed_devices", managed,
-			 "events", (json_int_t)act_event_count(),
+			 "events", (json_int_t)act_events_recorded(),
+			 "last_event_id", (json_int_t)act_event_count(),
 			 "changed_knobs", act_changed_count(), "pid", (int)getpid());
 	return 200;
 }

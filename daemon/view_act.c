@@ -146,7 +146,8 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 		case ACT_EKERNEL:
 		case ACT_EREAD:
 			json_decref(changes);
-			*out = apierr_new(VQ_ERR_KERNEL, NULL, "%s %s: %s", knob, sel[i].inst, err);
+			/* knob_write()/the read name the device, knob and instance themselves */
+			*out = apierr_new(VQ_ERR_KERNEL, NULL, "%s", err);
 			return 502;
 		default:	/* the journal or memory: ours, not the kernel's */
 			json_decref(changes);

@@ -1,7 +1,9 @@
 #!/bin/bash
 # kill -9 after changing two knobs; the next start restores both from the journal before
 # anything else, and SIGTERM restores what was changed since. A second vqtuned on the same
-# state dir refuses to start and touches nothing.
+# state dir refuses to start and touches nothing. Event ids keep increasing across restarts.
+# The private sysfs directory a killed daemon leaves is removed by the next start, a live
+# daemon's never, and a clean stop leaves none.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -10,6 +12,10 @@ IA=$(vq_ifindex "$A" va)
 IB=$(vq_ifindex "$B" vb)
 g0=$(vq_napi "$B" "$IB" gro_flush_timeout)
 d0=$(vq_napi "$A" "$IA" defer_hard_irqs)
+
+# mnt_dirs: the private sysfs directories in the run dir (<run dir>/sysfs.XXXXXX, empty from
+# outside: a daemon's mounts are in its own mount namespace)
+mnt_dirs() { (cd "$VQ_TMP" && ls -d sysfs.?????? 2>/dev/null | tr '\n' ' '); }
 
 vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
 vq_ctl set "$B:vb" gro-flush-timeout 50000 >/dev/null
@@ -23,6 +29,8 @@ nnapi=$(( $(ip netns exec "$A" python3 "$NAPI_READ" | awk -v i="$IA" '$2 == i' |
 	  $(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IB" '$2 == i' | wc -l) ))
 check "journal holds every original" "$nnapi" "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
 
+live=$(mnt_dirs)
+check "one private sysfs directory while the daemon runs ($live)" 1 "$(wc -w <<<"$live")"
 # a second vqtuned on the same state dir refuses to start before touching anything: it
 # would restore (and empty) the journal of the live one
 "$VQTUNED" -s "$VQ_TMP/second.sock" -S "$VQ_STATE" --netns "$A" --netns "$B" \
@@ -32,22 +40,55 @@ check_true "... names the state dir and the owner's pid ($(head -1 "$VQ_TMP/seco
 	grep -q "in use by another vqtuned (pid $VQ_DPID)" "$VQ_TMP/second.log"
 check "... the live daemon's knob untouched" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
 check "... its journal kept" "$nnapi" "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
+check "... the live daemon's private sysfs directory kept, the second's removed" \
+	"$live" "$(mnt_dirs)"
+
+# last_id: the id of the newest event the daemon serves (what a dashboard remembers)
+last_id() { vq_api GET /v1/events | cut -d' ' -f2- | vq_json 'd["next"]'; }
+# ids_above ID: "N M": N events served in all, M of them with an id above ID
+ids_above() {
+	vq_api GET /v1/events | cut -d' ' -f2- |
+		vq_json "'%d %d' % (len(d['events']), sum(e['id'] > $1 for e in d['events']))"
+}
+id1=$(last_id)
+check_true "events before kill -9 (newest id $id1)" test "$id1" -ge "$nnapi"
 
 vq_daemon_stop KILL
 check "still changed after kill -9 (nothing restored them)" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "kill -9 leaves its private sysfs directory" "$live" "$(mnt_dirs)"
 
 vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+now=$(mnt_dirs)
+check "the next start removed the stale one and made its own" "1 no" \
+	"$(wc -w <<<"$now") $([ "$now" == "$live" ] && echo yes || echo no)"
+check_true "... and says so" grep -qF "removed $VQ_TMP/${live% }, the private sysfs" \
+	"$VQ_TMP/vqtuned.log"
 check "gro-flush-timeout restored at start" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
 check "defer-hard-irqs restored at start" "$d0" "$(vq_napi "$A" "$IA" defer_hard_irqs)"
 check "journal empty after the restore" 0 "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
 check "restore events" "$nnapi" "$(vq_ctl --json events | vq_json 'len([e for e in d["events"] if e["who"]=="restore"])')"
+# event ids go on across kill -9: a client following with since=<last id it saw> gets the
+# restore events of the new run
+check "after kill -9: every event id above the last one before ($id1)" "$nnapi $nnapi" \
+	"$(ids_above "$id1")"
+check "... since=$id1 returns the restore events" "$nnapi" "$(vq_api GET "/v1/events?since=$id1" |
+	cut -d' ' -f2- | vq_json 'len([e for e in d["events"] if e["who"] == "restore"])')"
 
 # SIGTERM restores too
 vq_ctl set "$B:vb" gro-flush-timeout 70000 >/dev/null
 check "set again" 70000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+id2=$(last_id)
 vq_daemon_stop TERM
 check "vqtuned exit code after SIGTERM" 0 $?
 check "gro-flush-timeout restored on SIGTERM" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "SIGTERM leaves no private sysfs directory" "" "$(mnt_dirs)"
+# ... and across a clean stop (whose restore events are not served any more)
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+vq_ctl set "$B:vb" gro-flush-timeout 70000 >/dev/null
+nb=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IB" '$2 == i' | wc -l)
+check "after SIGTERM and a start: the new events' ids are above $id2" "$nb $nb" \
+	"$(ids_above "$id2")"
+vq_daemon_stop TERM
 
 # a journal entry outside the knob's range (27.7 h) is not replayed into the kernel
 NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IB" '$2 == i { print $1; exit }')

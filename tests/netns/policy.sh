@@ -2,8 +2,10 @@
 # Policies (policies/README.md): vqtuned started with the shipped observe policy; a policy
 # with an unknown field, a wrong unit type or inverted bounds is rejected whole, naming the
 # field, over PUT (vqtunectl policy load/set) and on SIGHUP, and changes nothing; the daemon
-# survives a broken file; a good variant replaces it. `vqtuned --check-policy` accepts every
-# shipped file (mode active too) and names FILE:LINE:COLUMN: FIELD for each bad one.
+# survives a broken file; a good variant replaces it. The policy of --policy is an event at
+# start like a reload; a directory given as a policy file is named as one everywhere.
+# `vqtuned --check-policy` accepts every shipped file (mode active too) and names
+# FILE:LINE:COLUMN: FIELD for each bad one.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) || exit $KSFT_FAIL
@@ -16,6 +18,10 @@ field() { show | vq_json "d['policy']$1"; }
 # snap: a digest of the whole policy as GET shows it, to compare before and after
 snap() { show | sha256sum | cut -c1-16; }
 
+# the policy of --policy is journalled at start like a SIGHUP or PUT install
+want="policy 'observe' installed from $POL (start), mode observe"
+check "policy installed at start: one event" 1 "$(vq_ctl --json events |
+	WANT=$want vq_json "[e['reason'] for e in d['events']].count(__import__('os').environ['WANT'])")"
 check "policy show: name" '"observe"' "$(vq_ctl policy show | sed -n 's/^name = //p')"
 check "policy show: mode" '"observe"' "$(vq_ctl policy show | sed -n 's/^mode = //p')"
 check "policy show: guard.cooldown_ticks (balanced default)" 2 "$(field "['guard']['cooldown_ticks']")"
@@ -74,6 +80,20 @@ check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
 
+# ---- a directory is named as one, not "Input/output error", and changes nothing
+vq_ctl policy load "$VQ_TMP" >/dev/null 2>"$VQ_TMP/err"
+check "policy load DIR: exit code (usage)" 2 $?
+check "... says so" "vqtunectl: $VQ_TMP: is a directory, not a policy file" "$(cat "$VQ_TMP/err")"
+check "... policy unchanged" "$before" "$(snap)"
+"$VQTUNED" --check-policy "$VQ_TMP" >/dev/null 2>"$VQ_TMP/err"
+check "--check-policy DIR: exit code" 1 $?
+check "... says so" "$VQ_TMP: is a directory, not a policy file" "$(cat "$VQ_TMP/err")"
+"$VQTUNED" -s "$VQ_TMP/dir.sock" -S "$VQ_TMP/dir.state" --policy "$VQ_TMP" \
+	>"$VQ_TMP/dir.log" 2>&1
+check "vqtuned --policy DIR: exit code" 1 $?
+check_true "... says so ($(head -1 "$VQ_TMP/dir.log"))" \
+	grep -qF "policy $VQ_TMP: is a directory, not a policy file" "$VQ_TMP/dir.log"
+
 # ---- every shipped policy validates, and the active one installs
 for f in "$VQ_ROOT"/policies/*.json; do
 	"$VQTUNED" --check-policy "$f" >"$VQ_TMP/out" 2>&1
@@ -128,6 +148,13 @@ for name in unknown unit inverted; do
 done
 check_true "... the log names the field" \
 	grep -qF "$POL:6:43: controllers.polling.rx_usecs.max_us" "$VQ_TMP/vqtuned.log"
+rm "$POL" && mkdir "$POL"
+seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
+check_true "SIGHUP with a directory: daemon alive" kill -0 "$VQ_DPID"
+check "... policy unchanged" "$after_set" "$(snap)"
+check_true "... the log says it is a directory" \
+	grep -qF "policy $POL: is a directory, not a policy file" "$VQ_TMP/vqtuned.log"
+rmdir "$POL"
 sed 's/"mode": "observe"/"mode": "advise"/' "$VQ_ROOT/policies/observe.json" >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
 check "SIGHUP with mode advise: installed" advise "$(field "['mode']")"

@@ -203,6 +203,33 @@ static void test_readback_updates_model(void **state)
 	dev_del(d);
 }
 
+/*
+ * A refused sysfs write names the device, the knob and its instance, never the file: the
+ * sysfs root of a named namespace is the daemon's private mount, of no use to a client.
+ */
+static void test_write_error_names_knob_not_path(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[256];
+
+	snprintf(ns.sysfs, sizeof(ns.sysfs), "/nonexistent/run/sysfs.private");
+	d->dnapi_present = 1u << DNAPI_THREADED;
+	assert_int_equal(knob_find(d, K_THREADED, "", &ki), 0);
+	assert_int_equal(ki.prov, KP_SYSFS_NAPI);
+	assert_int_equal(knob_write(d, &ki, 1, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "vb: threaded: No such file or directory");
+
+	d->txq[1].bql_present = (1u << BQL_NUM) - 1;
+	assert_int_equal(knob_find(d, K_BQL_LIMIT_MAX, "tx-1", &ki), 0);
+	assert_int_equal(knob_write(d, &ki, 4096, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "vb: bql-limit-max tx-1: No such file or directory");
+	assert_null(strstr(err, "/"));
+
+	snprintf(ns.sysfs, sizeof(ns.sysfs), "/nonexistent");
+	dev_del(d);
+}
+
 static void test_names(void **state)
 {
 	int k;
@@ -223,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_napi_netlink_wins_over_sysfs),
 		cmocka_unit_test(test_ethtool_knobs),
 		cmocka_unit_test(test_readback_updates_model),
+		cmocka_unit_test(test_write_error_names_knob_not_path),
 		cmocka_unit_test(test_names),
 	};
 

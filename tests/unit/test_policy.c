@@ -338,6 +338,9 @@ static void test_load_atomic(void **state)
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "act");
 	assert_int_equal(policy_load_file("/nonexistent/policy.json"), -ENOENT);
+	/* a directory opens fine and fails only at read(2): refused as one, policy kept */
+	assert_int_equal(policy_load_file("/tmp"), -EISDIR);
+	assert_string_equal(policy_get()->name, "act");
 	assert_int_equal(policy_load_file(tmp_file(good)), 0);
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "good");
@@ -368,6 +371,15 @@ static void test_check_file(void **state)
 		 "%s:4:2: bogus: unknown field (known: name, mode, select, objective, controllers, "
 		 "guard)\n", path, path);
 	assert_string_equal(out, want);
+
+	/* a directory is named as one (not "Input/output error") */
+	f = tmpfile();
+	assert_int_equal(policy_check_file("/tmp", f), -EISDIR);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	assert_string_equal(out, "/tmp: is a directory, not a policy file\n");
 }
 
 static void test_scanner(void **state)

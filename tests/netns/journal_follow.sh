@@ -1,0 +1,109 @@
+#!/bin/bash
+# A device with a knob vqtune changed that moves to another watched namespace (`ip link set
+# dev X netns B`) keeps its settings, and the journal entry follows it there: the knob shows
+# as changed on the device in B, and restore puts the original back there. One that moves
+# out of every watched namespace is reported once (an "error" event with the original) and
+# kept; when it comes back into a watched namespace the entry follows it again. A new device
+# that only has the same name (not vqtune's value) is not taken for the old one: restore
+# reports that knob failed and leaves the new device alone.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_extra.sh"
+vq_init
+SEEN_S=3	# the daemon ticks every 100 ms
+SET=30000	# gro-flush-timeout vqtune writes, ns
+A=$(vq_netns a) && B=$(vq_netns b) && C=$(vq_netns c) || exit $KSFT_FAIL
+# veths without NAPI (GRO off): gro-flush-timeout is the device's own sysfs value, which a
+# move between namespaces keeps
+for d in x0 y0 z0; do
+	ip -n "$A" link add "$d" type veth peer name "${d}p" && ip -n "$A" link set "$d" up ||
+		exit $KSFT_FAIL
+done
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+
+gft() { ip netns exec "$1" cat "/sys/class/net/$2/gro_flush_timeout"; }
+# knob NS:DEV FIELD: a field of the device's gro-flush-timeout in the knobs view
+knob() {
+	vq_ctl --json knobs "$1" |
+		vq_json "[str(k['$2']) for k in d['knobs'] if k['name'] == 'gro-flush-timeout'][0]"
+}
+# events WHO DEV: the reasons of the events of WHO about device DEV, one a line
+events() {
+	vq_api GET /v1/events | cut -d' ' -f2- |
+		vq_json "'\n'.join(e['reason'] for e in d['events'] if e['who'] == '$1' and e['device'] == '$2')"
+}
+# last_event_field WHO DEV FIELD
+last_event_field() {
+	vq_api GET /v1/events | cut -d' ' -f2- |
+		vq_json "[str(e['$3']) for e in d['events'] if e['who'] == '$1' and e['device'] == '$2'][-1]"
+}
+
+for d in x0 y0 z0; do
+	vq_wait_code 200 GET "/v1/devices/$A:$d" 2 >/dev/null
+	orig[${#orig[@]}]=$(gft "$A" "$d")
+	vq_ctl set "$A:$d" gro-flush-timeout "$SET" >/dev/null
+	check "set $A:$d gro-flush-timeout" "$SET" "$(gft "$A" "$d")"
+done
+x_orig=${orig[0]} y_orig=${orig[1]} z_orig=${orig[2]}
+check "provider of the knob (device-wide sysfs)" sysfs-napi "$(knob "$A:x0" provider)"
+
+# ---- x0 moves to B (watched): the journal follows
+ip -n "$A" link set x0 netns "$B" || exit $KSFT_FAIL
+ms=$(vq_wait_code 200 GET "/v1/devices/$B:x0" "$SEEN_S")
+check_true "x0 served in $B within ${SEEN_S}s ($ms ms)" test $? -eq 0
+check "the move kept the value" "$SET" "$(gft "$B" x0)"
+for _ in $(seq 30); do [ "$(knob "$B:x0" changed)" == True ] && break; sleep 0.1; done
+check "$B:x0: changed (restore owed)" True "$(knob "$B:x0" changed)"
+check "$B:x0: original" "$x_orig" "$(knob "$B:x0" original)"
+check "$B:x0: still pinned (manual set)" True "$(knob "$B:x0" pinned)"
+check_true "a daemon event says the journal followed x0 ($(events daemon x0))" \
+	grep -q "the journal follows x0 from netns '$A' ifindex [0-9]* to netns '$B' ifindex [0-9]*: $(
+		)the original $x_orig is owed there now" <<<"$(events daemon x0)"
+check "no error event for x0" "" "$(events error x0)"
+
+# ---- y0 moves to C (not watched): reported once, with its original, and kept
+ip -n "$A" link set y0 netns "$C" || exit $KSFT_FAIL
+for _ in $(seq 30); do [ -n "$(events error y0)" ] && break; sleep 0.1; done
+check_true "an error event for y0 ($(events error y0))" \
+	grep -qF "with this knob changed, original $y_orig: not restorable now (y0 is not in $(
+		)any watched namespace); kept in the journal until a restore" <<<"$(events error y0)"
+check_true "... names where it left" grep -q "^y0 left netns '$A' (ifindex [0-9]*) " \
+	<<<"$(events error y0)"
+check "... it names the knob" gro-flush-timeout "$(last_event_field error y0 knob)"
+check "... its new value is the original" "$y_orig" "$(last_event_field error y0 new)"
+check "... its old value is vqtune's" "$SET" "$(last_event_field error y0 old)"
+sleep 0.5
+check "... reported once" 1 "$(events error y0 | wc -l)"
+check "x0 and y0 and z0 still owed" 3 "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json 'd["changed_knobs"]')"
+# ... and back into a watched namespace: followed again
+ip -n "$C" link set y0 netns "$B" || exit $KSFT_FAIL
+vq_wait_code 200 GET "/v1/devices/$B:y0" "$SEEN_S" >/dev/null
+for _ in $(seq 30); do [ "$(knob "$B:y0" changed)" == True ] && break; sleep 0.1; done
+check "$B:y0: changed, owed again" True "$(knob "$B:y0" changed)"
+check "$B:y0: original" "$y_orig" "$(knob "$B:y0" original)"
+
+# ---- z0 is deleted and a new z0 made: same name, not vqtune's value, not followed
+ip -n "$A" link del z0 && ip -n "$A" link add z0 type veth peer name z0p &&
+	ip -n "$A" link set z0 up || exit $KSFT_FAIL
+z_new=$(gft "$A" z0)
+for _ in $(seq 30); do [ -n "$(events error z0)" ] && break; sleep 0.1; done
+check_true "an error event for z0 names the other device ($(events error z0))" \
+	grep -q "the z0 in netns '$A' has gro-flush-timeout $z_new, not the $SET vqtune wrote" \
+	<<<"$(events error z0)"
+check "the new $A:z0 is not shown as changed" False "$(knob "$A:z0" changed)"
+
+# ---- restore: x0 and y0 put back in B; z0 reported failed, the new z0 untouched
+vq_ctl restore >"$VQ_TMP/restore.out" 2>"$VQ_TMP/restore.err"
+check "restore exit code (z0 failed)" 1 $?
+check_true "restore names z0 ($(tr '\n' ' ' <"$VQ_TMP/restore.err"))" \
+	grep -q z0 "$VQ_TMP/restore.err"
+check_true "... and not x0 or y0" eval '! grep -qE "x0|y0" "$VQ_TMP/restore.err"'
+check "x0 restored in $B" "$x_orig" "$(gft "$B" x0)"
+check "y0 restored in $B" "$y_orig" "$(gft "$B" y0)"
+check "the new z0 untouched" "$z_new" "$(gft "$A" z0)"
+check "nothing owed after the restore" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json 'd["changed_knobs"]')"
+check_true "daemon alive and /healthz 200" vq_healthy
+vq_daemon_stop TERM
+check "SIGTERM: exit code" 0 $?
+vq_done
