@@ -5,6 +5,9 @@
 #   (a) the module's default knobs,
 #   (b) the best static setting of a small grid (sweep), measured again on its own,
 #   (c) vqtuned with policies/balanced.json managing vqa, started fresh for every run.
+# After the sweep, (a), (b) and (c) are measured interleaved, run 1 of each, then run 2 ...,
+# each on a fresh pair warmed up alike (WARM_S of the scenario's traffic, vqtuned's warm-up
+# in (c)), so that a host whose load drifts over minutes shifts all three alike.
 # Scenarios (metric of the winner in brackets):
 #   rr      sockperf UDP ping-pong, full round trip, p50 and p99 in us       [p99, lower]
 #   bulk    iperf3 TCP -P 4, Gbit/s                                          [higher]
@@ -15,7 +18,8 @@
 #           order, so copies behind them wait too: vhost_net's head-of-line stall); the
 #           grid's "copy" entry (zerocopy off) is the copy-mode reference   [higher]
 # One machine-parsable line per run, for tests/bench/vm_scenarios.sh:
-#   bench-cell: scen=S cfg=a|grid|b|c set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
+#   bench-cell: scen=S cfg=a|grid|b|c|ref set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
+# (grid: the sweep, default included; ref: slowzc's copy-mode reference, interleaved too)
 # A run that could not be measured prints error=WHY and no figure; the host fails on it.
 # Everything else a cell prints is prefixed "bench-note: " (tests/vm/run.sh --bench passes
 # only lines that say bench to its output).
@@ -255,34 +259,43 @@ cell_static() {
 	done
 }
 
-# cell_vqtuned SCEN: a fresh pair per run, the scenario's base, vqtuned on top
-cell_vqtuned() {
-	local s=$1 r=1 out
+# run_static SCEN CFG SET RUN: one run on a fresh pair with that setting, warmed up as (c) is
+run_static() {
+	local s=$1 c=$2 set=$3 r=$4 out
 	trap cell_cleanup EXIT
-	while [ $r -le "$RUNS" ]; do
-		pair_up 1
-		scen_base "$s"
-		if ! vqt_start; then
-			emit "$s" c vqtuned $r "error=$VQT_ERR"
-			stop_pid "$VQT_PID"
-			VQT_PID=""
-			cleanup
-			r=$((r + 1))
-			continue
-		fi
-		if out=$(measure "$s" "$DUR" "$WARM_S"); then
-			vqt_stop
-			# what the controllers did, for whoever reads a surprising figure
-			tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 | sed "s/^/vqtuned run $r: /"
-			emit "$s" c vqtuned $r "$out events=$VQT_EV"
-		else
-			echo "$out" | sed 's/^/    /'
-			vqt_stop
-			emit "$s" c vqtuned $r error=tool-failed
-		fi
-		cleanup
-		r=$((r + 1))
-	done
+	pair_up 1
+	if ! scen_base "$s" || ! apply_set "$set"; then
+		emit "$s" "$c" "$set" "$r" error=setting-refused
+		return
+	fi
+	if out=$(measure "$s" "$DUR" "$WARM_S"); then
+		emit "$s" "$c" "$set" "$r" "$out"
+	else
+		echo "$out" | sed 's/^/    /'
+		emit "$s" "$c" "$set" "$r" error=tool-failed
+	fi
+}
+
+# run_vqtuned SCEN RUN: one run on a fresh pair, the scenario's base, vqtuned on top
+run_vqtuned() {
+	local s=$1 r=$2 out
+	trap cell_cleanup EXIT
+	pair_up 1
+	scen_base "$s"
+	if ! vqt_start; then
+		emit "$s" c vqtuned "$r" "error=$VQT_ERR"
+		return
+	fi
+	if out=$(measure "$s" "$DUR" "$WARM_S"); then
+		vqt_stop
+		# what the controllers did, for whoever reads a surprising figure
+		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 | sed "s/^/vqtuned run $r: /"
+		emit "$s" c vqtuned "$r" "$out events=$VQT_EV"
+	else
+		echo "$out" | sed 's/^/    /'
+		vqt_stop
+		emit "$s" c vqtuned "$r" error=tool-failed
+	fi
 }
 
 # winner SCEN: the grid entry (default included) with the best median of the scenario's
@@ -339,22 +352,29 @@ for s in $SCENS; do
 	ts=$(cut -d. -f1 /proc/uptime)
 	for set in $GRID; do
 		set_applies "$s" "$set" || continue
-		[ "$set" = default ] && c=a || c=grid
-		(cell_static "$s" $c "$set") 2>&1 | notes | tee -a /tmp/bs/cells
+		(cell_static "$s" grid "$set") 2>&1 | notes | tee -a /tmp/bs/cells
 	done
 	w=$(winner "$s")
 	echo "bench-winner: scen=$s set=${w:-none}"
-	if [ -n "$w" ]; then
-		if [ "$B_FRESH" = 1 ]; then
-			(cell_static "$s" b "$w") 2>&1 | notes | tee -a /tmp/bs/cells
-		else
-			grep -E "^bench-cell: scen=$s cfg=(a|grid) set=$w " /tmp/bs/cells |
-				sed -E 's/ cfg=(a|grid) / cfg=b /'
-		fi
-	else
+	if [ -z "$w" ]; then
 		emit "$s" b none 1 error=no-winner
+	elif [ "$B_FRESH" != 1 ]; then
+		grep -E "^bench-cell: scen=$s cfg=grid set=$w " /tmp/bs/cells |
+			sed -E 's/ cfg=grid / cfg=b /'
 	fi
-	(cell_vqtuned "$s") 2>&1 | notes | tee -a /tmp/bs/cells
+	# (a), (b), (c) interleaved: run r of each before run r + 1 of any
+	r=1
+	while [ $r -le "$RUNS" ]; do
+		(run_static "$s" a default $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		if [ -n "$w" ] && [ "$B_FRESH" = 1 ]; then
+			(run_static "$s" b "$w" $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		fi
+		if [ "$s" = slowzc ] && [ "$w" != copy ]; then
+			(run_static "$s" ref copy $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		fi
+		(run_vqtuned "$s" $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		r=$((r + 1))
+	done
 	echo "bench-time: scen=$s s=$(( $(cut -d. -f1 /proc/uptime) - ts ))"
 done
 echo "bench-time: total s=$(( $(cut -d. -f1 /proc/uptime) - t0 ))"
