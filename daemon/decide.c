@@ -83,6 +83,7 @@ static const int lk_kid[LK_NUM] = {
 	[LK_GRO_FLUSH_TIMEOUT]	= K_GRO_FLUSH_TIMEOUT,
 	[LK_BUSYLOOP_US]	= K_BUSYLOOP_US,
 	[LK_BACKEND_WEIGHT]	= K_BACKEND_WEIGHT,
+	[LK_TX_NAPI]		= K_TX_NAPI,
 	[LK_ZEROCOPY]		= K_ZEROCOPY,
 	[LK_ZEROCOPY_MIN_BYTES]	= K_ZEROCOPY_MIN_BYTES,
 	[LK_ZEROCOPY_MAX_PENDING] = K_ZEROCOPY_MAX_PENDING,
@@ -231,6 +232,7 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	sig->busyloop_hits_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_HITS);
 	sig->busyloop_misses_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_MISSES);
 	sig->worker_runs_per_s = vrate(v, VQPAIR_QSTAT_WORKER_RUNS);
+	sig->tx_events_per_s = vrate(v, VQPAIR_QSTAT_TX_EVENTS);
 	/* zerocopy */
 	sig->zc_sent_per_s = vrate(v, VQPAIR_QSTAT_ZC_SENT);
 	sig->zc_fallbacks_per_s = vrate(v, VQPAIR_QSTAT_ZC_FALLBACKS);
@@ -270,6 +272,7 @@ json_t *decide_signals_json(const struct law_signals *s)
 		{ "busyloop_hits_per_s", s->busyloop_hits_per_s },
 		{ "busyloop_misses_per_s", s->busyloop_misses_per_s },
 		{ "worker_runs_per_s", s->worker_runs_per_s },
+		{ "tx_events_per_s", s->tx_events_per_s },
 		{ "zerocopy_sent_per_s", s->zc_sent_per_s },
 		{ "zerocopy_fallbacks_per_s", s->zc_fallbacks_per_s },
 		{ "zerocopy_pending", s->zc_pending },

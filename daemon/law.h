@@ -43,6 +43,7 @@ enum law_knob {
 	LK_GRO_FLUSH_TIMEOUT,	/* ns, NAPI gro-flush-timeout */
 	LK_BUSYLOOP_US,		/* us, vqpair busyloop-us */
 	LK_BACKEND_WEIGHT,	/* packets, vqpair backend-weight (a worker turn) */
+	LK_TX_NAPI,		/* bool, vqpair tx-napi (virtio_net napi_tx) */
 	LK_ZEROCOPY,		/* bool, vqpair zerocopy */
 	LK_ZEROCOPY_MIN_BYTES,	/* bytes, vqpair zerocopy-min-bytes */
 	LK_ZEROCOPY_MAX_PENDING,/* buffers, vqpair zerocopy-max-pending */
@@ -80,6 +81,7 @@ struct law_signals {
 	double busyloop_hits_per_s;	/* vqpair busyloop-hits */
 	double busyloop_misses_per_s;	/* vqpair busyloop-misses */
 	double worker_runs_per_s;	/* vqpair worker-runs: backend turns over the TX ring */
+	double tx_events_per_s;		/* vqpair tx-events: TX completion interrupts */
 	/* zerocopy (vqpair) */
 	double zc_sent_per_s;		/* zerocopy-sent */
 	double zc_fallbacks_per_s;	/* zerocopy-fallbacks: eligible but over max-pending */
@@ -136,6 +138,8 @@ struct law_learn {
 	bool bl_settled, bl_moved, bl_tried_up;
 	uint32_t bl_retry_ticks;		/* backoff of searches from 0 that did not pay */
 	uint32_t bl_quiet_ticks;		/* valid ticks settled since the last search */
+	/* polling: tx-napi off starved the queue at this packet rate (0: never) */
+	double tn_starved_pps;
 	/* zerocopy: backoff of re-enable probes */
 	uint32_t zc_off_ticks;			/* intervals seen off in a row */
 	uint32_t zc_retry_ticks;		/* current re-enable backoff, 0: none */
@@ -235,7 +239,8 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 				 LAW_KNOB_BIT(LK_DEFER_HARD_IRQS) |			\
 				 LAW_KNOB_BIT(LK_GRO_FLUSH_TIMEOUT) |			\
 				 LAW_KNOB_BIT(LK_BUSYLOOP_US) |			\
-				 LAW_KNOB_BIT(LK_BACKEND_WEIGHT))
+				 LAW_KNOB_BIT(LK_BACKEND_WEIGHT) |			\
+				 LAW_KNOB_BIT(LK_TX_NAPI))
 #define LAW_ZC_KNOBS		(LAW_KNOB_BIT(LK_ZEROCOPY) |				\
 				 LAW_KNOB_BIT(LK_ZEROCOPY_MIN_BYTES) |			\
 				 LAW_KNOB_BIT(LK_ZEROCOPY_MAX_PENDING))

@@ -3,8 +3,8 @@
  * law_poll: per queue / NAPI, trade events (interrupts, kicks) against latency, in the spirit
  * of the kernel's net_dim (lib/dim) but with an explicit latency target. It moves one "hold
  * time" u: coalesce rx-usecs where the device has it, else NAPI gro-flush-timeout with
- * defer-hard-irqs (Documentation/networking/napi.rst); and vqpair's busyloop-us and
- * backend-weight.
+ * defer-hard-irqs (Documentation/networking/napi.rst); and vqpair's busyloop-us,
+ * backend-weight and tx-napi.
  *
  * Hold-time law. lambda = packets/s, E = events/s, B = the event budget, T = the p99 target:
  *
@@ -50,6 +50,14 @@
  * Stability: W* depends on p, which a shorter turn changes little (a turn's overhead is a
  * cond_resched), so it is a fixed point with no loop gain; the guard bounds each step to a
  * factor of 2.
+ *
+ * tx-napi rule (vqpair; virtio_net napi_tx): with TX NAPI on, completions are reaped by
+ * their own "interrupts" (tx-events); off, by the next transmit. Off saves those events but
+ * keeps sent buffers until the next send, which starves a queue whose senders wait for
+ * completions (BQL inflight, TCP small queues). So: off only while TX events exceed the
+ * event budget B and the queue neither stops nor is held by BQL with the qdisc backlogged;
+ * back on as soon as it is, and not off again at that packet rate (within 2x): a one-way
+ * latch per context, so on/off cannot alternate.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -210,6 +218,42 @@ static int poll_weight(const struct law_state *st, const struct law_signals *sig
 			   (long long)want);
 }
 
+/* The queue waits for completions: stopped or held by BQL while the qdisc has data. */
+static bool tn_starving(const struct law_signals *sig)
+{
+	bool backlog = law_known(sig->qdisc_backlog_bytes) && sig->qdisc_backlog_bytes > 0;
+	bool stops = law_known(sig->tx_stop_per_s) && sig->tx_stop_per_s > 0;
+
+	return backlog && (stops || sig->bql_limited);
+}
+
+static int poll_tx_napi(const struct law_state *st, const struct law_signals *sig,
+			const struct law_policy *pol, struct law_learn *l, struct law_step *out)
+{
+	int64_t on = st->knob[LK_TX_NAPI];
+	double p = sig->tx_packets_per_s, ev = sig->tx_events_per_s, b = pol->event_budget_per_s;
+	double ratio;
+
+	if (on == LAW_KNOB_ABSENT || !law_known(p) || p <= 0)
+		return 0;
+	if (!on) {
+		if (!tn_starving(sig))
+			return 0;
+		l->tn_starved_pps = p;
+		return law_propose(out, LK_TX_NAPI, 0, 1, false,
+				   "tx-napi off starves the queue (stopped or BQL-held with %.0f B "
+				   "queued): completions in NAPI again", sig->qdisc_backlog_bytes);
+	}
+	if (!law_known(ev) || b <= 0 || ev <= b || tn_starving(sig))
+		return 0;
+	ratio = l->tn_starved_pps > 0 ? p / l->tn_starved_pps : 0;
+	if (ratio > 0.5 && ratio < 2)
+		return 0;			/* off starved this queue at this rate */
+	return law_propose(out, LK_TX_NAPI, 1, 0, false,
+			   "TX completion events %.0f/s over the budget %.0f/s and the queue "
+			   "never waits for them: reap in the xmit path (tx-napi off)", ev, b);
+}
+
 static double bl_hit(const struct law_signals *sig)
 {
 	double h = sig->busyloop_hits_per_s, m = sig->busyloop_misses_per_s;
@@ -335,8 +379,9 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 /*
  * One queue's polling step. Inputs: rx_packets_per_s, events_per_s, latency_p99_ns (or
  * unknown: the hold alone is capped at the target), busyloop_hits/misses_per_s,
- * tx_packets_per_s and worker_runs_per_s; knobs LK_RX_USECS or LK_GRO_FLUSH_TIMEOUT +
- * LK_DEFER_HARD_IRQS, LK_BACKEND_WEIGHT, LK_BUSYLOOP_US (absent ok).
+ * tx_packets_per_s, worker_runs_per_s, tx_events_per_s, tx_stop_per_s, bql_limited and
+ * qdisc_backlog_bytes; knobs LK_RX_USECS or LK_GRO_FLUSH_TIMEOUT + LK_DEFER_HARD_IRQS,
+ * LK_BACKEND_WEIGHT, LK_TX_NAPI, LK_BUSYLOOP_US (absent ok).
  * Returns 1 with a step, 0 holding, -EINVAL on NULL.
  */
 int law_poll_step(const struct law_state *st, const struct law_signals *sig,
@@ -355,6 +400,9 @@ int law_poll_step(const struct law_state *st, const struct law_signals *sig,
 	if (ret)
 		return ret;
 	ret = poll_weight(st, sig, pol, out);
+	if (ret)
+		return ret;
+	ret = poll_tx_napi(st, sig, pol, &out->learn, out);
 	if (ret)
 		return ret;
 	if (st->knob[LK_BUSYLOOP_US] == LAW_KNOB_ABSENT)

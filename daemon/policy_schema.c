@@ -79,6 +79,7 @@ const struct pknob policy_knobs[LK_NUM] = {
 	{ LK_GRO_FLUSH_TIMEOUT, "gro_flush_timeout", POLICY_CTL_POLLING, 0, HARD_GRO_MAX_NS },
 	{ LK_BUSYLOOP_US, "busyloop_us", POLICY_CTL_POLLING, 0, HARD_BUSYLOOP_MAX_US },
 	{ LK_BACKEND_WEIGHT, "backend_weight", POLICY_CTL_POLLING, 1, HARD_BACKEND_WEIGHT_MAX },
+	{ LK_TX_NAPI, "tx_napi", POLICY_CTL_POLLING, 0, 1 },
 	{ LK_ZEROCOPY, "zerocopy", POLICY_CTL_ZEROCOPY, 0, 1 },
 	{ LK_ZEROCOPY_MIN_BYTES, "zerocopy_min_bytes", POLICY_CTL_ZEROCOPY, 0, HARD_ZC_MIN_MAX_BYTES },
 	{ LK_ZEROCOPY_MAX_PENDING, "zerocopy_max_pending", POLICY_CTL_ZEROCOPY, 1,

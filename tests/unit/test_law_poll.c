@@ -408,6 +408,78 @@ static void test_busyloop_idle_backoff(void **state)
 	assert_int_equal(l.st.knob[LK_BUSYLOOP_US], 0);
 }
 
+/*
+ * tx-napi against a plant: on, completions cost p / 2 events/s (tx-frames 2); off, none,
+ * but a queue whose senders wait for completions (TCP small queues, BQL) stops with the
+ * qdisc backlogged. Phases: events over budget, nobody waits -> off; senders start to wait
+ * -> on, and it stays on (no alternation) while the rate stays; a 3x rate with nobody
+ * waiting -> off again; waiting there -> on; under budget -> on stays on.
+ */
+struct tn_phase {
+	const char *name;
+	double pkts_per_s;
+	bool waits;
+	int64_t want;
+};
+
+static const struct tn_phase tn_phases[] = {
+	{ "50k pkt/s, over budget", 50e3, false, 0 },
+	{ "senders wait for completions", 50e3, true, 1 },
+	{ "150k pkt/s, nobody waits", 150e3, false, 0 },
+	{ "150k pkt/s, senders wait", 150e3, true, 1 },
+	{ "20k pkt/s, under budget", 20e3, false, 1 },
+};
+
+#define TN_CONVERGE_TICKS	6
+
+static void test_tx_napi(void **state)
+{
+	static struct loop l;
+	struct law_step want, done[LK_NUM], held;
+	struct law_signals sig;
+	uint32_t t, from, at;
+	size_t p;
+	int n;
+
+	(void)state;
+	loop_init(&l);
+	l.st.knob[LK_TX_NAPI] = 1;			/* virtio_net's default */
+	for (p = 0; p < sizeof(tn_phases) / sizeof(tn_phases[0]); p++) {
+		const struct tn_phase *ph = &tn_phases[p];
+
+		from = l.tr.n;
+		for (t = 0; t < PHASE_TICKS; t++) {
+			bool on = l.st.knob[LK_TX_NAPI];
+
+			memset(&sig, 0, sizeof(sig));
+			sig.valid = true;
+			sig.interval_ns = TICK_NS;
+			sig.tx_packets_per_s = ph->pkts_per_s;
+			sig.tx_events_per_s = on ? ph->pkts_per_s / 2 : 0;
+			sig.tx_stop_per_s = !on && ph->waits ? 100 : 0;
+			sig.qdisc_backlog_bytes = !on && ph->waits ? 60000 : 0;
+			sig.rx_packets_per_s = sig.events_per_s = sig.latency_p99_ns = LAW_UNKNOWN;
+			sig.busyloop_hits_per_s = sig.busyloop_misses_per_s = LAW_UNKNOWN;
+			sig.worker_runs_per_s = LAW_UNKNOWN;
+			assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
+			n = guard_tick(l.g, &l.st, &want, LAW_POLL_KNOBS, ++l.tick, true,
+				       law_poll_cost(&l.st, &sig, &l.pol), 0, &l.pol, done, &held);
+			trace_record(&l.tr, &l.st, done, n);
+			if (ph->waits && !l.st.knob[LK_TX_NAPI] && t >= TN_CONVERGE_TICKS)
+				fail_msg("tx-napi off while senders wait, tick %u", t);
+		}
+		at = trace_settled_at(&l.tr, LK_TX_NAPI, from, l.tr.n, (double)ph->want, 0);
+		printf("poll tx-napi %-30s want %lld, tx-napi %lld, settled in %u ticks\n",
+		       ph->name, (long long)ph->want, (long long)l.st.knob[LK_TX_NAPI],
+		       at - from + 1);
+		assert_int_equal(l.st.knob[LK_TX_NAPI], ph->want);
+		assert_true(at - from + 1 <= TN_CONVERGE_TICKS);
+		assert_int_equal(trace_reversals(&l.tr, LK_TX_NAPI, from + TN_CONVERGE_TICKS,
+						 l.tr.n), 0);
+	}
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
+}
+
 /* Without a p99 the hold alone is capped at the latency target. */
 static void test_latency_unknown_caps_hold(void **state)
 {
@@ -456,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_busyloop_jitter),
 		cmocka_unit_test(test_busyloop_idle_backoff),
 		cmocka_unit_test(test_backend_weight),
+		cmocka_unit_test(test_tx_napi),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
 		cmocka_unit_test(test_invalid_and_null),
 	};
