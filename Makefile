@@ -2,8 +2,11 @@
 #   make deps      install the Debian packages the build and tests need (apt, as root)
 #   make all       build vqtuned and vqtunectl into build/
 #   make check     deps + build + every test tier (unit, netns, vm)
-#   make run       deps + build + the self-contained lab (a QEMU guest, scripts/lab_vm.sh)
-#   make run-netns deps + build + the namespace lab on this host (veth, scripts/lab.sh)
+#   make run       deps + build + the self-contained lab (scripts/lab_run.sh): in network
+#                  namespaces on this host when its kernel loads vqpair.ko (vqpair + veth,
+#                  scripts/lab_netns.sh), else in a QEMU guest (vqpair + virtio_net,
+#                  scripts/lab_vm.sh); LAB_MODE=vm|netns forces one
+#   make run-netns deps + build + the earlier veth-only namespace lab, no module (scripts/lab.sh)
 #   make bench     deps + build + benchmarks (prints figures)
 #   make install   install binaries, unit files, policies, man pages (DESTDIR, PREFIX)
 
@@ -98,11 +101,13 @@ check: deps
 	$(MAKE) check-vm
 	$(MAKE) check-lab
 
-# The lab boots the newest test kernel (LAB_KERNEL overrides), fetching it and building
-# vqpair.ko for it on first use; vqprobe (tools) is the guest's independent NAPI reader.
+# The lab (scripts/lab_run.sh picks the variant, LAB_MODE=auto|vm|netns): on a host that
+# loads vqpair.ko it builds the module for the running kernel and runs in namespaces here;
+# else it boots the newest test kernel (LAB_KERNEL overrides), fetching it and building
+# vqpair.ko for it on first use. vqprobe (tools) is the lab's independent NAPI reader.
 run: deps
 	$(MAKE) all tools kmod-spec-check
-	VQ_KERNELS="$(VQ_KERNELS)" scripts/lab_vm.sh
+	VQ_KERNELS="$(VQ_KERNELS)" scripts/lab_run.sh
 
 run-netns: deps
 	$(MAKE) all

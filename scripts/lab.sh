@@ -1,5 +1,6 @@
 #!/bin/bash
-# `make run`: a self-contained namespace lab. Two network namespaces joined by a veth pair
+# `make run-netns`: the earlier namespace lab, without the module (the lab proper is
+# `make run`, scripts/lab_run.sh). Two network namespaces joined by a veth pair
 # (2 channels, GRO on so veth runs NAPI), iperf3 traffic that changes phase (bulk, paced,
 # idle), vqtuned watching both namespaces, and `vqtunectl watch` on screen. Ctrl-C (or
 # LAB_SECONDS elapsing) stops everything: vqtuned restores every knob it changed, the

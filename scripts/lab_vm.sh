@@ -1,8 +1,9 @@
 #!/bin/bash
-# `make run`: the self-contained lab. Boots the test guest under QEMU (TCG) with vqpair.ko
-# built for its kernel and three virtio-net-pci NICs: two joined on a QEMU hub (a real
-# virtio_net pair) and one on user networking that forwards host 127.0.0.1:PORT to the
-# guest's vqtuned TCP API. In the guest (tests/vm/guest/lab.sh) a vqpair pair and the
+# `make run` on a host that cannot load vqpair.ko (scripts/lab_run.sh picks it; LAB_MODE=vm
+# forces it): the self-contained lab in a QEMU guest. Boots the test guest under QEMU (TCG)
+# with vqpair.ko built for its kernel and three virtio-net-pci NICs: two joined on a QEMU
+# hub (a real virtio_net pair) and one on user networking that forwards host
+# 127.0.0.1:PORT to the guest's vqtuned TCP API. In the guest (tests/vm/guest/lab.sh) a vqpair pair and the
 # virtio_net pair carry a workload that changes phase (bulk, rr, rr under bulk, slow
 # consumer), first with vqtuned observing (default knobs), then with vqtuned --policy
 # balanced; the host shows `vqtunectl watch` over the forwarded port meanwhile, and at the
@@ -22,11 +23,15 @@
 # refused policy, a failed phase, a knob left changed); 130 on Ctrl-C.
 #
 # Guest -> host protocol (console lines, \r stripped):
+#   LAB pair KEY LABEL DEV_A DEV_B      a device pair (KEY vq, vn or ve: vqpair, virtio_net,
+#                                       veth), NETNS:NAME each; one line per pair at set-up
 #   LAB phase PASS PHASE SECONDS        a phase starts (PASS: default, active)
 #   LAB result PASS PAIR PHASE K=V...   gbps=, p50=, p99= (us); "-" when not measured
 #   LAB knob DEV KNOB INSTANCE ORIGINAL VALUE     a knob vqtuned left changed
 #   LAB events DEV CONTROLLER MANUAL OUTSIDE      journal entries by who
 #   LAB api-up POLICY | LAB restore ok|FAIL | LAB fail TEXT | LAB end RC
+# The same lines come from the namespace variant (scripts/lab_netns.sh), which runs the
+# same body on the host; scripts/lab_report.sh turns them into the table for both.
 set -u
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/vm/vmlib.sh
@@ -55,27 +60,10 @@ die() { echo "lab: $*" >&2; exit 1; }
 [ -f "policies/$POLICY.json" ] || die "no policy policies/$POLICY.json"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
 
-port_busy() { ss -Htln "sport = :$1" | grep -q .; }
-PORT=${LAB_PORT:-9477}
-if port_busy "$PORT"; then
-	p=$PORT
-	for ((i = 1; i <= PORT_SCAN; i++)); do
-		port_busy $((p + i)) || { PORT=$((p + i)); break; }
-	done
-	[ "$PORT" != "$p" ] || die "127.0.0.1:$p and the $PORT_SCAN ports above it are in use"
-	echo "lab: 127.0.0.1:$p is in use: the API is forwarded from 127.0.0.1:$PORT instead"
-fi
-
-if [ -n "${LAB_PHASE_S:-}" ]; then
-	PHASE_S=$LAB_PHASE_S
-elif [ -n "${LAB_SECONDS:-}" ]; then
-	PHASE_S=$(( (LAB_SECONDS - OVERHEAD_S) / PHASES_TOTAL - PHASE_SLACK_S ))
-	[ $PHASE_S -gt $PHASE_DEFAULT_S ] && PHASE_S=$PHASE_DEFAULT_S
-	[ $PHASE_S -lt $PHASE_MIN_S ] && PHASE_S=$PHASE_MIN_S
-else
-	PHASE_S=$PHASE_DEFAULT_S
-fi
-EXPECT_S=$((OVERHEAD_S + PHASES_TOTAL * (PHASE_S + PHASE_SLACK_S)))
+# shellcheck source=scripts/lab_common.sh
+. scripts/lab_common.sh
+lab_pick_port "is forwarded from"
+lab_phase_len
 # without LAB_SECONDS a wedged guest still ends: twice the expected time
 CAP_S=${LAB_SECONDS:-$((2 * EXPECT_S))}
 
@@ -131,6 +119,7 @@ boot_guest() {
 boot_guest
 BOOTS=1
 T0=$(date +%s)
+elapsed() { echo $(( $(date +%s) - T0 )); }
 
 URL=http://127.0.0.1:$PORT
 C="$CTL -H $URL"
@@ -184,14 +173,6 @@ poll_lines() {
 	NSEEN=$n
 }
 
-# one status line from the API: tx rate of each managed device
-status_line() {
-	local s
-	s=$($C devices 2>/dev/null | awk 'NR > 1 && $8 == "yes" && $NF ~ /bit\/s$/ {
-		printf " %s:%s tx %s %s", $2, $1, $(NF - 1), $NF }')
-	say "lab: [$(( $(date +%s) - T0 ))s] $PHASE:${s:- (API not answering)}"
-}
-
 redraw() {
 	local frame
 	if [ $API = 1 ]; then
@@ -226,7 +207,7 @@ monitor() {
 		if [ $TTY = 1 ]; then
 			redraw
 		elif [ $API = 1 ] && [ $((now - last_status)) -ge $STATUS_EVERY_S ]; then
-			status_line
+			lab_status_line
 			last_status=$now
 		fi
 		sleep $REDRAW_S
@@ -258,66 +239,9 @@ lab_lines > "$TMP/lab.lines"
 echo
 echo "lab: results, kernel $TAG (TCG, 2 vCPUs), ${PHASE_S} s per phase;" \
 	"default = vqtuned observing, active = vqtuned --policy $POLICY"
-awk -f - "$TMP/lab.lines" <<'AWK'
-$2 == "result" {
-	key = $4 SUBSEP $5
-	for (i = 6; i <= NF; i++) { split($i, kv, "="); v[$3, key, kv[1]] = kv[2] }
-}
-function get(pass, key, k) { return ((pass, key, k) in v) ? v[pass, key, k] : "?" }
-function lat(pass, key) { return get(pass, key, "p50") "/" get(pass, key, "p99") }
-END {
-	split("vq vn", pairs, " "); pname["vq"] = "vqpair"; pname["vn"] = "virtio_net"
-	split("bulk rr rrbulk slow", ph, " ")
-	label["bulk"] = "bulk"; label["rr"] = "rr"; label["rrbulk"] = "rr+bulk"; label["slow"] = "slow"
-	printf "  %-11s %-8s %-11s %12s %12s\n", "pair", "phase", "metric", "default", "active"
-	for (p = 1; p <= 2; p++) for (i = 1; i <= 4; i++) {
-		key = pairs[p] SUBSEP ph[i]
-		if (ph[i] != "rr")
-			printf "  %-11s %-8s %-11s %12s %12s\n", pname[pairs[p]], label[ph[i]],
-				"Gbit/s", get("default", key, "gbps"), get("active", key, "gbps")
-		if (ph[i] == "rr" || ph[i] == "rrbulk")
-			printf "  %-11s %-8s %-11s %12s %12s\n", pname[pairs[p]], label[ph[i]],
-				"p50/p99 us", lat("default", key), lat("active", key)
-	}
-}
-AWK
-echo "lab: knobs vqtuned ended on (original -> value) and its journal (controller/manual/outside):"
-awk -f - "$TMP/lab.lines" <<'AWK'
-$2 == "events" { ev[$3] = sprintf("%s controller, %s manual, %s outside events", $4, $5, $6); d[$3] = 1 }
-# a knob the journal holds but that stands at its original value again is not listed
-$2 == "knob" && $6 != $7 {
-	k[$3] = k[$3] sprintf("    %s%s %s -> %s\n", $4, $5 == "-" ? "" : "[" $5 "]", $6, $7); d[$3] = 1
-}
-END {
-	n = split("vqa:vqf0 vqb:vqb0 vna:vn0 vnb:vn1", devs, " ")
-	for (i = 1; i <= n; i++) {
-		printf "  %s: %s\n", devs[i], (devs[i] in ev) ? ev[devs[i]] : "no journal read"
-		printf "%s", (devs[i] in k) ? k[devs[i]] : "    (every knob at its original value)\n"
-	}
-}
-AWK
-
-rc=0
-if grep -q '^LAB restore ok' "$TMP/lab.lines"; then
-	echo "lab: after SIGTERM every knob is back: $(grep '^LAB restore ok' "$TMP/lab.lines" |
-		cut -d' ' -f4-) (vqpairctl, ethtool -c/-g/-l, BQL and NAPI sysfs, netdev NAPI)"
-else
-	echo "lab: knobs NOT verified restored"
-	grep '^LAB restore-diff' "$TMP/lab.lines" | head -20 | sed 's/^LAB restore-diff /  /'
-	rc=1
-fi
-if grep -q '^LAB fail' "$TMP/lab.lines"; then
-	grep '^LAB fail' "$TMP/lab.lines" | sed 's/^LAB /lab: guest: /'
-	rc=1
-fi
-grep -q '^LAB dmesg-bad' "$TMP/lab.lines" && { echo "lab: the guest's kernel log has BUG/WARNING lines"; rc=1; }
-# a phase with no figure is a failed phase ("-" or a result line that never came)
-missing=$(awk '$2 == "result" { for (i = 6; i <= NF; i++) if ($i ~ /=-$/) print $3, $4, $5 }' \
-	"$TMP/lab.lines")
-n=$(grep -c '^LAB result' "$TMP/lab.lines")
-[ "$n" -eq $((PHASES_TOTAL * 2)) ] || missing+=" only $n of $((PHASES_TOTAL * 2)) results"
-[ -z "$missing" ] || { echo "lab: phases without figures: $missing"; rc=1; }
-grep -q '^LAB end 0' "$TMP/lab.lines" || rc=1
+# the table, the knobs, the restore verdict: shared with the namespace lab
+scripts/lab_report.sh "$TMP/lab.lines" $((PHASES_TOTAL * 2))
+rc=$?
 if [ $CAPPED = 0 ] && tr -d '\r' < "$TMP/console.log" | grep -aq '^VQ-END'; then
 	off="guest powered off"
 else

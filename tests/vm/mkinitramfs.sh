@@ -2,8 +2,9 @@
 # Builds the initramfs for one test kernel: busybox, vqpair.ko (built for that kernel),
 # veth.ko from the kernel package (bench baseline), iproute2, ethtool, iperf3, sockperf,
 # setpriv, the test client, vqtuned/vqtunectl when built, their libraries (ldd), the shipped
-# policies (/policies), the guest test scripts and /init; and the kernel's own modules named
-# in VQ_INITRD_KMODS (default: the virtio_net NIC driver) with their dependencies.
+# policies (/policies), the guest test scripts, the lab's host entry point (/scripts) and
+# /init; and the kernel's own modules named in VQ_INITRD_KMODS (default: the virtio_net NIC
+# driver) with their dependencies.
 #
 #   tests/vm/mkinitramfs.sh MODDIR KO VQPAIRCTL OUT.cpio.gz
 # MODDIR is the kernel's lib/modules/<release> directory.
@@ -94,8 +95,12 @@ done
 mkdir -p "$root/policies"
 cp "$top"/policies/*.json "$root/policies/"
 cp "$here"/guest/*.sh "$root/tests/"
+# the lab's host entry point and its report, for t_lab_netns (the guest is such a host); in
+# the guest they find the lab's body, lib.sh and policies at /tests and /policies
+mkdir -p "$root/scripts"
+cp "$top/scripts/lab_netns.sh" "$top/scripts/lab_report.sh" "$top/scripts/lab_common.sh" "$root/scripts/"
 cp "$here/guest/init" "$root/init"
-chmod +x "$root/init" "$root"/tests/*.sh
+chmod +x "$root/init" "$root"/tests/*.sh "$root"/scripts/*.sh
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/:/bin/false" >> "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"

@@ -1,0 +1,33 @@
+#!/bin/bash
+# `make run`: the self-contained lab, in one of two variants with the same phases and the
+# same before/after table:
+#   netns  on this host, in network namespaces (scripts/lab_netns.sh): vqpair + veth pairs;
+#          for a host whose running kernel loads vqpair.ko
+#   vm     in a QEMU guest (scripts/lab_vm.sh): vqpair + virtio_net pairs; any host
+# LAB_MODE=auto (default) runs netns when this host can (root, module support, the running
+# kernel's build dir /lib/modules/$(uname -r)/build, vqpair.ko builds and loads, vqpair not
+# loaded already), else vm, saying why. LAB_MODE=vm or LAB_MODE=netns forces one (netns
+# then fails where the host cannot). Other settings (LAB_PHASE_S, LAB_SECONDS, LAB_PORT,
+# LAB_POLICY, LAB_KEEP_LOG; LAB_KERNEL for vm, LAB_KO for netns) go to the variant.
+set -u
+cd "$(dirname "$0")/.."
+mode=${LAB_MODE:-auto}
+case $mode in
+vm)	exec scripts/lab_vm.sh ;;
+netns)	exec scripts/lab_netns.sh ;;
+auto)	;;
+*)	echo "lab: LAB_MODE=$mode: auto, vm or netns" >&2; exit 2 ;;
+esac
+
+if why=$(scripts/lab_netns.sh --check 2>&1); then
+	echo "lab: this host can load vqpair.ko: the lab runs in namespaces here" \
+		"(LAB_MODE=vm for the QEMU guest)"
+	scripts/lab_netns.sh
+	rc=$?
+	# 3: the module did not build or load, and nothing was changed: the guest can still run
+	[ $rc = 3 ] || exit $rc
+	echo "lab: the namespace lab cannot run here: the lab runs in a QEMU guest instead"
+else
+	echo "$why; the lab runs in a QEMU guest (LAB_MODE=vm|netns forces one)"
+fi
+exec scripts/lab_vm.sh
