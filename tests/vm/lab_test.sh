@@ -1,6 +1,8 @@
 #!/bin/bash
-# `make check-lab`: the lab (`make run`, scripts/lab_vm.sh) still works end to end. Runs it
-# with short phases and no terminal, and from the host, while the active pass runs:
+# `make check-lab`: the QEMU lab (`make run` on a host that cannot load vqpair.ko, or
+# LAB_MODE=vm: scripts/lab_vm.sh) still works end to end (the namespace variant is proven
+# in the VM tier, tests/vm/guest/t_lab_netns.sh). Runs it with short phases and no
+# terminal, and from the host, while the active pass runs:
 #   - vqtunectl status over the forwarded TCP port answers with the guest's vqtuned
 #     (mode active, the lab's policy, four managed devices);
 #   - a write without the token is refused, the same write with the lab's token is done;
