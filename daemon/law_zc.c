@@ -8,12 +8,18 @@
  * Law. a = zerocopy sends/s (= completions/s in steady state), f = fallbacks/s (eligible
  * sends over max-pending), Lc = mean completion latency, T = the policy's prompt target,
  * M = zerocopy-max-pending. T is the policy's target, or the ring's own bound where that is
- * longer: completions return descriptors in order (vhost's used ring), so a zerocopy buffer
- * in flight holds every descriptor behind it, and by Little's law a queue sending p packets/s
- * holds p x Lc descriptors. Under half the ring R nothing stalls however late a completion
- * is, so T = max(T_policy, R / (2 p)) (a local receiver that reads its socket every few ms
- * is prompt on a ring of hundreds). The pending that a consumer completing at rate r clears
- * within T is r x T:
+ * longer and zerocopy pays: completions return descriptors in order (vhost's used ring), so
+ * a zerocopy buffer in flight holds every descriptor behind it, and by Little's law a queue
+ * sending p packets/s holds p x Lc descriptors; under half the ring R nothing stalls however
+ * late a completion is, so T = max(T_policy, R / (2 p)) (a local receiver that reads its
+ * socket every few ms is prompt on a ring of hundreds). "Pays": the queue sends at least
+ * ZC_PAYS of the rate it reached in copy mode (C, learned while zerocopy was off). The ring
+ * is not the only holder: senders' socket limits (TCP small queues) count a zerocopy buffer
+ * until it completes, so a stalled consumer also throttles p itself and R / (2 p) grows with
+ * the stall; the rate against C is what tells the two apart. Late and not paying against a
+ * known C, or late by ZC_STALL_FACTOR x T_policy with no C yet: zerocopy off at once (no
+ * max-pending makes a stalled consumer prompt). The pending that a consumer completing at
+ * rate r clears within T is r x T:
  *
  *	Lc > T:                 M* = a x T          (the consumer's own rate sets the budget)
  *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt)
@@ -39,18 +45,32 @@
 #define ZC_BAND			0.25
 /* completions may hold up to half the ring's descriptors before they can stall it */
 #define ZC_RING_SHARE		0.5
+/* zerocopy pays while the queue sends at least 75% of its copy-mode rate (rates jitter) */
+#define ZC_PAYS			0.75
+/* completions 16x the policy's target with no copy rate to compare: a stalled consumer */
+#define ZC_STALL_FACTOR		16.0
+/* the copy-mode rate is a peak that decays 1% a tick: a faster past fades in ~5 min at 1 s */
+#define ZC_COPY_DECAY		0.99
 /* first re-enable probe after 16 ticks: a slow-consumer phase is rarely shorter */
 #define ZC_RETRY_FIRST_TICKS	16
 /* probes at least every 1024 ticks (~17 min at 1 s ticks) so a recovery is found */
 #define ZC_RETRY_MAX_TICKS	1024
 #define NS_PER_S		1e9
 
-/* T: the policy's target, or the completion latency at which half the ring is held. */
-static double zc_target_ns(const struct law_signals *sig, const struct law_policy *pol)
+/* Zerocopy sends at least ZC_PAYS of the copy-mode rate; false while that is unknown. */
+static bool zc_pays(const struct law_signals *sig, const struct law_learn *l)
+{
+	return l->zc_copy_bytes_per_s > 0 && law_known(sig->tx_bytes_per_s) &&
+		sig->tx_bytes_per_s >= ZC_PAYS * l->zc_copy_bytes_per_s;
+}
+
+/* T: the policy's target, or, where zerocopy pays, the latency at which half the ring is held */
+static double zc_target_ns(const struct law_signals *sig, const struct law_policy *pol,
+			   const struct law_learn *l)
 {
 	double t_ns = (double)pol->zc_latency_target_ns;
 
-	if (law_known(sig->tx_ring_size) && sig->tx_ring_size > 0 &&
+	if (zc_pays(sig, l) && law_known(sig->tx_ring_size) && sig->tx_ring_size > 0 &&
 	    law_known(sig->tx_packets_per_s) && sig->tx_packets_per_s > 0)
 		t_ns = fmax(t_ns, ZC_RING_SHARE * sig->tx_ring_size / sig->tx_packets_per_s *
 			    NS_PER_S);
@@ -69,8 +89,9 @@ static int zc_off(const struct law_state *st, const struct law_learn *l, struct 
 				   "zerocopy off: completions stalled, %.0f pending, none "
 				   "completed; copy until a probe in %u ticks", pending, next);
 	return law_propose(out, LK_ZEROCOPY, st->knob[LK_ZEROCOPY], 0, false,
-			   "zerocopy off: completion %.0f us at the least max-pending; copy until "
-			   "a probe in %u ticks", lc_ns / 1e3, next);
+			   "zerocopy off: completion %.0f us late at max-pending %lld; copy until "
+			   "a probe in %u ticks", lc_ns / 1e3,
+			   (long long)st->knob[LK_ZEROCOPY_MAX_PENDING], next);
 }
 
 /*
@@ -97,6 +118,9 @@ static int zc_when_off(const struct law_signals *sig,
 		law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s / sig->tx_packets_per_s : 0;
 
 	zc_backoff(l);
+	if (law_known(sig->tx_bytes_per_s) && pkt >= (double)pol->zc_breakeven_bytes)
+		l->zc_copy_bytes_per_s = fmax(sig->tx_bytes_per_s,
+					      l->zc_copy_bytes_per_s * ZC_COPY_DECAY);
 	if (pkt < (double)pol->zc_breakeven_bytes)
 		return law_hold(out, "zerocopy off: mean send %.0f B under break-even %lld B", pkt,
 				(long long)pol->zc_breakeven_bytes);
@@ -114,13 +138,21 @@ static int zc_pending(const struct law_state *st, const struct law_signals *sig,
 	int64_t m = st->knob[LK_ZEROCOPY_MAX_PENDING], want;
 	double a = law_known(sig->zc_sent_per_s) ? sig->zc_sent_per_s : 0;
 	double f = law_known(sig->zc_fallbacks_per_s) ? sig->zc_fallbacks_per_s : 0;
-	double lc = sig->zc_completion_ns, t_ns = zc_target_ns(sig, pol);
-	double t_s = t_ns / NS_PER_S;
+	double lc = sig->zc_completion_ns, t_ns = zc_target_ns(sig, pol, l);
+	double t_s = t_ns / NS_PER_S, t_pol = (double)pol->zc_latency_target_ns;
 
 	if (law_known(sig->zc_pending) && sig->zc_pending >= 1 && a <= 0 && !law_known(lc))
 		return zc_off(st, l, out, LAW_UNKNOWN, sig->zc_pending);
 	if (!law_known(lc) || a + f <= 0)
 		return law_hold(out, "zerocopy: no eligible sends or no completions to judge");
+	if (lc > t_ns && l->zc_copy_bytes_per_s > 0 && !zc_pays(sig, l))
+		return law_propose(out, LK_ZEROCOPY, st->knob[LK_ZEROCOPY], 0, false,
+				   "zerocopy off: completion %.0f us late and %.0f B/s is %.2f of "
+				   "copy mode's %.0f B/s", lc / 1e3, sig->tx_bytes_per_s,
+				   sig->tx_bytes_per_s / l->zc_copy_bytes_per_s,
+				   l->zc_copy_bytes_per_s);
+	if (lc > ZC_STALL_FACTOR * t_pol)
+		return zc_off(st, l, out, lc, sig->zc_pending);
 	if (lc > t_ns) {
 		want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, a * t_s);
 		if (m == LAW_KNOB_ABSENT || (m <= pol->bounds[LK_ZEROCOPY_MAX_PENDING].min))
@@ -190,5 +222,5 @@ double law_zc_cost(const struct law_state *st, const struct law_signals *sig,
 	if (!sig->valid || st->knob[LK_ZEROCOPY] != 1 || !law_known(sig->zc_completion_ns) ||
 	    !pol->zc_latency_target_ns)
 		return LAW_UNKNOWN;
-	return fmax(0, sig->zc_completion_ns / zc_target_ns(sig, pol) - 1);
+	return fmax(0, sig->zc_completion_ns / zc_target_ns(sig, pol, &st->learn) - 1);
 }

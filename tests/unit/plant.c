@@ -210,7 +210,8 @@ void plant_zc_run(struct plant_zc *p, uint64_t interval_ns, struct law_signals *
 
 		p->pending -= c;
 		compl += c;
-		if (p->pending > (double)p->ring_size - PLANT_RING_RESERVE) {	/* pinned */
+		if (p->pending > (double)p->ring_size - PLANT_RING_RESERVE ||	/* pinned */
+		    (p->sock_limit > 0 && p->pending >= p->sock_limit)) {	/* throttled */
 			s = 0;
 			p->stalled_ns += PLANT_DT_NS;
 		}

@@ -93,6 +93,9 @@ struct plant_zc {
 	double base_ns;
 	uint32_t ring_size;
 	bool report_ring;		/* the signals carry ring_size (vqpair reports it) */
+	double sock_limit;		/* senders stop while this many buffers are pending (TCP
+					 * small queues count a zerocopy buffer until it completes);
+					 * 0: no such limit */
 	int64_t zerocopy, max_pending, min_bytes;	/* knobs */
 	double pending;
 	double stalled_ns;		/* truth: time the queue was stalled last interval */

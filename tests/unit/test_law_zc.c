@@ -291,6 +291,46 @@ static void test_ring_bound_keeps_prompt_zerocopy(void **state)
 	assert_true(sig.tx_packets_per_s >= ZC_THROUGHPUT_FLOOR * l.plant.sends_per_s);
 }
 
+/*
+ * The slow consumer where senders, not the ring, hold the buffers: TCP small queues let each
+ * socket have a few buffers uncompleted, so behind a 200 ms consumer the queue sends 8
+ * buffers per 200 ms and the ring looks idle (R / 2p is seconds). Zerocopy starts on (an
+ * operator's setting, no copy rate known): completions 100x the target turn it off at once;
+ * later probes compare with the copy rate learned meanwhile and go off again after a tick.
+ * Over the run the queue keeps ZC_THROUGHPUT_FLOOR of its offered rate.
+ */
+static void test_socket_limited_stall(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	double sent = 0;
+	uint32_t probe_ticks = 0;
+	int t;
+
+	(void)state;
+	loop_init(&l);
+	l.plant.report_ring = true;
+	l.plant.ring_size = 256;
+	l.plant.sock_limit = 8;
+	l.plant.sends_per_s = 5000;
+	l.plant.send_bytes = BIG_SEND_BYTES;
+	l.plant.consumer_per_s = 1e6;
+	l.plant.base_ns = 200e6;
+	l.st.knob[LK_ZEROCOPY] = 1;
+	for (t = 0; t < PHASE_TICKS; t++) {
+		loop_tick(&l, &sig);
+		sent += sig.tx_packets_per_s;
+		probe_ticks += t > 2 && l.st.knob[LK_ZEROCOPY] == 1;
+	}
+	printf("zc socket-limited stall: zc %lld, %.0f%% of offered over %d ticks, %u ticks on "
+	       "after the first off\n", (long long)l.st.knob[LK_ZEROCOPY],
+	       100 * sent / PHASE_TICKS / l.plant.sends_per_s, PHASE_TICKS, probe_ticks);
+	assert_int_equal(l.tr.val[1][LK_ZEROCOPY], 0);	/* off after the first judged tick */
+	assert_int_equal(l.st.knob[LK_ZEROCOPY], 0);
+	assert_true(probe_ticks <= ZC_PROBE_TICKS_MAX);
+	assert_true(sent / PHASE_TICKS >= ZC_THROUGHPUT_FLOOR * l.plant.sends_per_s);
+}
+
 /* Completions that stop altogether (pending, nothing completed) turn zerocopy off at once. */
 static void test_stalled_completions_off(void **state)
 {
@@ -365,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_hol_stall_resolved),
 		cmocka_unit_test(test_ring_bound_keeps_prompt_zerocopy),
+		cmocka_unit_test(test_socket_limited_stall),
 		cmocka_unit_test(test_stalled_completions_off),
 		cmocka_unit_test(test_small_sends_invalid_null),
 	};
