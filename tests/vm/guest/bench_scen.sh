@@ -294,6 +294,9 @@ run_vqtuned() {
 	else
 		echo "$out" | sed 's/^/    /'
 		vqt_stop
+		# a failed run shows more of what the controllers did before it
+		tail -n $((VQT_EVENTS_SHOWN * 4)) $VQT_DIR/events | cut -c1-200 |
+			sed "s/^/vqtuned run $r (failed): /"
 		emit "$s" c vqtuned "$r" error=tool-failed
 	fi
 }
