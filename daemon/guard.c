@@ -90,7 +90,7 @@ void law_policy_defaults(struct law_policy *p)
 		[LK_GRO_FLUSH_TIMEOUT]	= { 0, 500000, 8000 },	/* as rx-usecs, in ns */
 		[LK_BUSYLOOP_US]	= { 0, 200, 8 },	/* longer spins eat a core */
 		[LK_BACKEND_WEIGHT]	= { 1, 256, 64 },	/* vhost's VHOST_NET_PKT_WEIGHT */
-		[LK_TX_NAPI]		= { 0, 1, 1 },
+		[LK_TX_NAPI]		= { 1, 1, 1 },	/* kept on: see law_poll.c */
 		[LK_ZEROCOPY]		= { 0, 1, 1 },
 		[LK_ZEROCOPY_MIN_BYTES]	= { 0, 65536, 1024 },	/* vqpair's range */
 		[LK_ZEROCOPY_MAX_PENDING] = { 2, 1024, 16 },	/* one in flight, one queued */

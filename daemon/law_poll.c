@@ -55,9 +55,12 @@
  * their own "interrupts" (tx-events); off, by the next transmit. Off saves those events but
  * keeps sent buffers until the next send, which starves a queue whose senders wait for
  * completions (BQL inflight, TCP small queues). So: off only while TX events exceed the
- * event budget B and the queue neither stops nor is held by BQL with the qdisc backlogged;
- * back on as soon as it is, and not off again at that packet rate (within 2x): a one-way
- * latch per context, so on/off cannot alternate.
+ * event budget B, zerocopy is off and the queue neither stops nor is held by BQL with the
+ * qdisc backlogged; back on as soon as it is or zerocopy buffers are pending, and not off
+ * again at that packet rate (within 2x): a one-way latch per context, so on/off cannot
+ * alternate. Senders held by TCP small queues wait for completions without any of these
+ * signals (the bench saw a queue stall with tx-napi off), so the shipped policies keep
+ * tx-napi on ({"min":1,"max":1}); a policy opts in to the trade by allowing 0.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -237,7 +240,7 @@ static int poll_tx_napi(const struct law_state *st, const struct law_signals *si
 	if (on == LAW_KNOB_ABSENT || !law_known(p) || p <= 0)
 		return 0;
 	if (!on) {
-		if (!tn_starving(sig))
+		if (!tn_starving(sig) && !(law_known(sig->zc_pending) && sig->zc_pending >= 1))
 			return 0;
 		l->tn_starved_pps = p;
 		return law_propose(out, LK_TX_NAPI, 0, 1, false,
@@ -245,6 +248,9 @@ static int poll_tx_napi(const struct law_state *st, const struct law_signals *si
 				   "queued): completions in NAPI again", sig->qdisc_backlog_bytes);
 	}
 	if (!law_known(ev) || b <= 0 || ev <= b || tn_starving(sig))
+		return 0;
+	/* zerocopy buffers complete only when reaped: off would wait on the next send */
+	if (st->knob[LK_ZEROCOPY] == 1 || law_clamp(pol, LK_TX_NAPI, 0) != 0)
 		return 0;
 	ratio = l->tn_starved_pps > 0 ? p / l->tn_starved_pps : 0;
 	if (ratio > 0.5 && ratio < 2)

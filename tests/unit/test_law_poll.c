@@ -443,6 +443,7 @@ static void test_tx_napi(void **state)
 
 	(void)state;
 	loop_init(&l);
+	l.pol.bounds[LK_TX_NAPI].min = 0;		/* a policy that allows it off */
 	l.st.knob[LK_TX_NAPI] = 1;			/* virtio_net's default */
 	for (p = 0; p < sizeof(tn_phases) / sizeof(tn_phases[0]); p++) {
 		const struct tn_phase *ph = &tn_phases[p];
@@ -478,6 +479,39 @@ static void test_tx_napi(void **state)
 						 l.tr.n), 0);
 	}
 	assert_true(trace_in_bounds(&l.tr, &l.pol));
+
+	/* over budget with zerocopy on: on stays on (its buffers complete only when reaped) */
+	memset(&sig, 0, sizeof(sig));
+	sig.valid = true;
+	sig.tx_packets_per_s = 300e3;
+	sig.tx_events_per_s = 150e3;
+	sig.rx_packets_per_s = sig.events_per_s = sig.latency_p99_ns = LAW_UNKNOWN;
+	sig.busyloop_hits_per_s = sig.busyloop_misses_per_s = LAW_UNKNOWN;
+	sig.worker_runs_per_s = LAW_UNKNOWN;
+	law_state_init(&l.st);
+	l.st.knob[LK_TX_NAPI] = 1;
+	l.st.knob[LK_ZEROCOPY] = 1;
+	l.pol.bounds[LK_TX_NAPI].min = 1;		/* the shipped policies: never off */
+	assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
+	assert_int_not_equal(want.knob, LK_TX_NAPI);
+	l.st.knob[LK_ZEROCOPY] = 0;
+	assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
+	assert_int_not_equal(want.knob, LK_TX_NAPI);
+	l.pol.bounds[LK_TX_NAPI].min = 0;
+	l.st.knob[LK_ZEROCOPY] = 1;
+	assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
+	assert_int_not_equal(want.knob, LK_TX_NAPI);
+	l.st.knob[LK_ZEROCOPY] = 0;
+	assert_int_equal(law_poll_step(&l.st, &sig, &l.pol, &want), 1);
+	assert_int_equal(want.knob, LK_TX_NAPI);
+	assert_int_equal(want.new_value, 0);
+	/* off with zerocopy buffers pending: back on */
+	l.st.knob[LK_TX_NAPI] = 0;
+	sig.tx_events_per_s = 0;
+	sig.zc_pending = 17;
+	assert_int_equal(law_poll_step(&l.st, &sig, &l.pol, &want), 1);
+	assert_int_equal(want.knob, LK_TX_NAPI);
+	assert_int_equal(want.new_value, 1);
 }
 
 /* Without a p99 the hold alone is capped at the latency target. */
