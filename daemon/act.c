@@ -48,6 +48,12 @@ struct entry {
 	uint32_t napi_id;
 	uint64_t original;	/* before vqtune's first change */
 	uint64_t written;	/* last value vqtune wrote or accepted from an outside writer */
+	/*
+	 * A write in progress, on disk before the kernel sees it: a crash between the kernel
+	 * write and the journal update leaves the kernel at @pending, which is still ours.
+	 */
+	uint64_t pending;
+	bool has_pending;
 	uint64_t seq;		/* order of first change, for reverse-order restore */
 	bool changed;		/* restore owed */
 	bool pinned;
@@ -165,6 +171,9 @@ static int journal_save(void)
 			"knob", knob_table[e->k].name, "instance", e->inst, "queue", e->queue,
 			"napi_id", (json_int_t)e->napi_id, "original", (json_int_t)e->original,
 			"written", (json_int_t)e->written, "seq", (json_int_t)e->seq));
+		if (e->has_pending)
+			json_object_set_new(json_array_get(arr, json_array_size(arr) - 1),
+					    "pending", json_integer((json_int_t)e->pending));
 	}
 	root = json_pack("{s:i, s:o}", "version", ACT_JOURNAL_VERSION, "entries", arr);
 	text = json_dumps(root, JSON_INDENT(1));
@@ -216,6 +225,7 @@ static int journal_load(void)
 		const char *ns = "", *hex = "", *knob = "", *inst = "";
 		char name[IFNAMSIZ];
 		json_int_t ifindex = 0, queue = -1, napi = 0, orig = 0, wr = 0, seq = 0;
+		json_t *pend;
 		struct entry *e;
 		int k;
 
@@ -258,6 +268,12 @@ static int journal_load(void)
 		e->written = wr;
 		e->seq = seq;
 		e->changed = true;
+		pend = json_object_get(it, "pending");
+		if (json_is_integer(pend) && json_integer_value(pend) >= 0 &&
+		    (uint64_t)json_integer_value(pend) <= knob_table[k].max) {
+			e->pending = (uint64_t)json_integer_value(pend);
+			e->has_pending = true;
+		}
 		if ((uint64_t)seq >= next_seq)
 			next_seq = seq + 1;
 	}
@@ -522,22 +538,32 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 			return ACT_ENOMEM;
 		fresh = true;
 	}
+	/*
+	 * Write-ahead: the original (first change) and the value about to be written are on
+	 * disk before the kernel sees it, so a crash between the two leaves nothing unowned.
+	 */
 	if (!e->changed) {
-		/* the original must be on disk before the kernel sees a new value */
 		e->original = old;
 		e->written = old;
 		e->changed = true;
 		e->seq = next_seq++;
-		ret = journal_save();
-		if (ret) {
-			snprintf(err, errlen, "cannot save the original value: %s", strerror(-ret));
+	}
+	e->pending = v;
+	e->has_pending = true;
+	ret = journal_save();
+	if (ret) {
+		snprintf(err, errlen, "cannot save the journal before the write: %s",
+			 strerror(-ret));
+		e->has_pending = false;
+		if (e->written == e->original && old == e->original) {
 			e->changed = false;
 			if (fresh)
 				entry_remove(e);
-			return ACT_EJOURNAL;
 		}
+		return ACT_EJOURNAL;
 	}
 	ret = knob_write(d, ki, v, err, errlen);
+	e->has_pending = false;
 	if (ret) {
 		if (!err[0])
 			snprintf(err, errlen, "%s", strerror(-ret));
@@ -636,6 +662,13 @@ void act_check_outside(struct device *d)
 		memcpy(e->device, d->name, sizeof(e->device));	/* follow renames */
 		if (knob_find(d, e->k, e->inst, &ki) || !ki.has_value || ki.value == e->written)
 			continue;
+		if (e->has_pending && ki.value == e->pending) {
+			/* our own write, landed before a crash kept the journal from saying so */
+			e->written = ki.value;
+			e->has_pending = false;
+			dirty = true;
+			continue;
+		}
 		/* someone else wrote it: their value wins, we stop owning it */
 		e->written = ki.value;
 		e->pinned = true;
@@ -701,7 +734,7 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 				 c->ns->name, kname, e->inst);
 			continue;
 		}
-		if (ki.value != e->written) {
+		if (ki.value != e->written && !(e->has_pending && ki.value == e->pending)) {
 			snprintf(why, whylen, "the %s in netns '%s' has %s %" PRIu64 ", not the %"
 				 PRIu64 " vqtune wrote: another device", shown, c->ns->name, kname,
 				 ki.value, e->written);
