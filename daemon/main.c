@@ -304,7 +304,9 @@ int main(int argc, char **argv)
 	struct api *api = NULL;
 	char run_dir[4096], sock_copy[4096];
 	int ret, sfd, tfd, rc = 1;
+	json_t *restore_failed;
 	unsigned int i;
+	bool lost;
 
 	if (parse_opts(argc, argv, &o))
 		return 2;
@@ -383,11 +385,15 @@ int main(int argc, char **argv)
 err_timer:
 	api_stop(api);
 err_api:
-	ret = act_restore_all(NULL);
+	restore_failed = json_array();
+	ret = act_restore_all(restore_failed);
+	/* a knob that could not be put back (also one whose device is gone) fails the exit */
+	lost = act_changed_count() || json_array_size(restore_failed);
 	log_info("restored %d knob(s)%s", ret,
-		 act_changed_count() ? "; some could not be restored (see above)" : "");
-	if (act_changed_count())
+		 lost ? "; some could not be restored (see above)" : "");
+	if (lost)
 		rc = 1;
+	json_decref(restore_failed);
 	act_fini();
 err_act:
 	dev_fini();

@@ -72,4 +72,13 @@ log=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json \
 	'" ".join(sorted(set(e["who"] + ":" + e["device"] for e in d["events"])))')
 check_true "events record the restore of vb ($log)" grep -q "restore:vb" <<<"$log"
 vq_log "d0 original was $d0_orig; events: $log"
+
+# the same at exit: a changed knob whose device is deleted cannot be restored by SIGTERM,
+# and vqtuned(8) says the exit status is then non-zero
+vq_ctl set "$B:vb" gro-flush-timeout 20000 >/dev/null
+check "set vb again" 0 $?
+ip -n "$B" link del vb
+vq_wait_code 404 GET "/v1/devices/$B:vb" "$SEEN_S" >/dev/null
+vq_daemon_stop TERM
+check "SIGTERM with a knob that could not be restored: exit status 1" 1 $?
 vq_done
