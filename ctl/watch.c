@@ -204,7 +204,7 @@ static void ctl_events_batch(json_t *r, json_int_t *last, bool follow)
 int cmd_events(struct ctl_conn *c, int argc, char **argv)
 {
 	uint64_t since = 0;
-	bool follow = false;
+	bool follow = false, waiting = false;
 	json_int_t next;
 	int i, ret;
 
@@ -228,16 +228,28 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 		ctl_catch_signals();
 	do {
 		char path[CTL_EVENTS_PATH_BYTES];
-		json_t *r;
+		json_t *r = NULL;
 
 		snprintf(path, sizeof(path), VQ_API_PREFIX "/events?since=%lld", (long long)next);
-		ret = ctl_request(c, "GET", path, NULL, &r);
+		/* a daemon that went away while following: said once, then asked quietly */
+		ret = waiting ? ctl_request_quiet(c, path, &r) : ctl_request(c, "GET", path, NULL, &r);
+		if (!ret && waiting) {
+			fprintf(stderr, CTL_PROG ": the daemon answers again: events after %lld\n",
+				(long long)next);
+			waiting = false;
+		}
 		if (!ret)
 			ctl_events_batch(r, &next, follow);
 		json_decref(r);
-		if (ret || !follow)
+		if (follow && ret == VQ_EXIT_CONNECT) {
+			/* event ids keep increasing across restarts: resume after the last one */
+			if (!waiting)
+				fprintf(stderr, CTL_PROG ": waiting for the daemon to come back\n");
+			waiting = true;
+		} else if (ret || !follow) {
 			break;
+		}
 		ctl_sleep_ms(CTL_FOLLOW_INTERVAL_MS);
 	} while (!ctl_stop);
-	return ret;
+	return ctl_stop ? VQ_EXIT_OK : ret;
 }

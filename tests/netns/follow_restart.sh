@@ -1,0 +1,53 @@
+#!/bin/bash
+# `vqtunectl events --follow` across a daemon restart: it says once that the daemon went
+# away, keeps asking, and once the restarted daemon answers it prints the events after the
+# last one it printed (ids keep increasing across restarts), without a repeat. SIGTERM
+# (like Ctrl-C; a background job of a script ignores SIGINT) then ends it with status 0.
+source "$(dirname "$0")/lib.sh"
+vq_init
+A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
+vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+# events_seen FILE PATTERN: lines of the follow output matching PATTERN
+events_seen() { grep -c -- "$2" "$1"; }
+# wait_for FILE PATTERN COUNT: up to 10 s for COUNT matching lines
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		[ "$(events_seen "$1" "$2")" -ge "$3" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+# not through vq_ctl: $! must be vqtunectl itself, not a subshell around it
+"$VQTUNECTL" -s "$VQ_SOCK" events --follow >"$VQ_TMP/follow.out" 2>"$VQ_TMP/follow.err" &
+FPID=$!
+VQ_PIDS+=("$FPID")		# vq_cleanup ends it whatever happens below
+vq_ctl set "$B:vb" gro-flush-timeout 10000 >/dev/null
+check "first set" 0 $?
+wait_for "$VQ_TMP/follow.out" "gro-flush-timeout" 1
+check "the follower printed the first set" 0 $?
+n1=$(events_seen "$VQ_TMP/follow.out" "gro-flush-timeout")
+
+vq_daemon_stop KILL
+sleep 1.5			# the follower asks once a second: it meets the gone daemon
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+vq_ctl set "$B:vb" gro-flush-timeout 30000 >/dev/null
+check "set after the restart" 0 $?
+wait_for "$VQ_TMP/follow.out" "30000" 1
+check "the follower printed the set made after the restart" 0 $?
+check_true "it still runs" kill -0 "$FPID"
+check "it said once that it waits ($(tr '\n' ' ' <"$VQ_TMP/follow.err"))" 1 \
+	"$(grep -c 'waiting for the daemon to come back' "$VQ_TMP/follow.err")"
+check "... and once that the daemon answers again" 1 \
+	"$(grep -c 'the daemon answers again' "$VQ_TMP/follow.err")"
+# the first set's event is printed once: the follower resumed after it, not from 0
+check "no event printed twice" 0 "$(sort "$VQ_TMP/follow.out" | uniq -d | wc -l)"
+check_true "the first set's lines are still $n1" \
+	test "$(grep -c -- '-> 10000' "$VQ_TMP/follow.out")" -le "$n1"
+kill -TERM "$FPID"
+wait "$FPID"
+check "SIGTERM ends it with exit status 0" 0 $?
+vq_daemon_stop TERM
+vq_done
