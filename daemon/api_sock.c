@@ -75,19 +75,29 @@ err_close:
 	return err;
 }
 
-int api_sock_listen_tcp(const char *spec)
+/* PORT of "ADDR:PORT": decimal digits only, 1..65535 */
+static bool tcp_port_valid(const char *p)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
-	struct addrinfo *ai;
-	/* the address plus its brackets */
-	char host[INET6_ADDRSTRLEN + 2];
-	const char *colon, *h = spec;
-	size_t hlen;
-	int fd, err, one = 1;
+	unsigned long v = 0;
+	const char *c;
 
-	colon = strrchr(spec, ':');
-	if (!colon || colon == spec)
+	if (!*p || strlen(p) > 5)
+		return false;
+	for (c = p; *c; c++) {
+		if (*c < '0' || *c > '9')
+			return false;
+		v = v * 10 + (unsigned long)(*c - '0');
+	}
+	return v >= 1 && v <= 65535;
+}
+
+/* Split "ADDR:PORT" / "[ADDR6]:PORT" into @host and *port; 0 or -EINVAL. */
+static int tcp_split(const char *spec, char *host, size_t hostlen, const char **port)
+{
+	const char *colon = strrchr(spec, ':'), *h = spec;
+	size_t hlen;
+
+	if (!colon || colon == spec || !tcp_port_valid(colon + 1))
 		return -EINVAL;
 	hlen = (size_t)(colon - spec);
 	if (spec[0] == '[') {
@@ -96,11 +106,38 @@ int api_sock_listen_tcp(const char *spec)
 		h++;
 		hlen -= 2;
 	}
-	if (hlen >= sizeof(host))
+	if (hlen >= hostlen)
 		return -EINVAL;
 	memcpy(host, h, hlen);
 	host[hlen] = '\0';
-	err = getaddrinfo(host, colon + 1, &hints, &ai);
+	*port = colon + 1;
+	return 0;
+}
+
+bool api_sock_tcp_spec_valid(const char *spec)
+{
+	char host[INET6_ADDRSTRLEN + 2];
+	unsigned char buf[sizeof(struct in6_addr)];
+	const char *port;
+
+	if (tcp_split(spec, host, sizeof(host), &port))
+		return false;
+	return inet_pton(spec[0] == '[' ? AF_INET6 : AF_INET, host, buf) == 1;
+}
+
+int api_sock_listen_tcp(const char *spec)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
+	struct addrinfo *ai;
+	/* the address plus its brackets */
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *port;
+	int fd, err, one = 1;
+
+	if (tcp_split(spec, host, sizeof(host), &port))
+		return -EINVAL;
+	err = getaddrinfo(host, port, &hints, &ai);
 	if (err)
 		return -EINVAL;
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -21,10 +21,13 @@ int api_sock_listen_unix(const char *path, unsigned int mode);
 
 /*
  * Listen on TCP @spec: "ADDR:PORT" (IPv4) or "[ADDR6]:PORT", both numeric only (no name
- * lookup, AI_NUMERICHOST | AI_NUMERICSERV); PORT 0..65535. IPv6 sockets are V6ONLY.
+ * lookup, AI_NUMERICHOST | AI_NUMERICSERV); PORT 1..65535 in decimal (0, "any port", would
+ * hide where the API is). IPv6 sockets are V6ONLY.
  * Returns the listening fd, or -EINVAL (malformed @spec), or -errno from socket/bind/listen.
  */
 int api_sock_listen_tcp(const char *spec);
+/* Whether @spec is one api_sock_listen_tcp() accepts, without opening anything. */
+bool api_sock_tcp_spec_valid(const char *spec);
 
 /* Token file size limit: a bearer token is a few dozen bytes; anything larger is a mistake. */
 #define API_SOCK_TOKEN_MAX_BYTES	4096

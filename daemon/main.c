@@ -23,6 +23,7 @@
 
 #include "act.h"
 #include "api.h"
+#include "api_sock.h"
 #include "decide.h"
 #include "dev.h"
 #include "log.h"
@@ -106,7 +107,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "s:l:t:S:i:n:m:p:C:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
-		case 'l': o->listen = optarg; break;
+		case 'l':
+			if (!api_sock_tcp_spec_valid(optarg)) {
+				fprintf(stderr, "vqtuned: --listen: '%s' is not ADDR:PORT or "
+					"[ADDR6]:PORT with a numeric address and a port 1..65535\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->listen = optarg;
+			break;
 		case 't': o->token_file = optarg; break;
 		case 'S': o->state_dir = optarg; break;
 		case 'p': o->policy = optarg; break;

@@ -2,7 +2,8 @@
 # /metrics: promtool accepts it, counter families end in _total, a device's byte counter is
 # the rtnl counter (between two reads of `ip -s`), the tick counter grows. The TCP listener
 # serves reads, refuses writes with 403 without a token file, and with one takes the right
-# bearer token (200) and refuses a wrong one (401).
+# bearer token (200) and refuses a wrong one (401). A --listen that is not a numeric address
+# with a port 1..65535 is refused at start, naming the option.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -10,6 +11,13 @@ TICK_WAIT_S=0.5		# > 2 ticks of 100 ms: the scrape holds a sample newer than our
 TOKEN=vqtune-test-token-$$-$RANDOM
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
 vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+for bad in 127.0.0.1:99999 127.0.0.1:0 localhost:9477 '[::1]:94x'; do
+	"$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" --listen "$bad" \
+		>"$VQ_TMP/bad.log" 2>&1
+	check "--listen $bad refused: exit status" 2 $?
+	check_true "... naming the option ($(head -1 "$VQ_TMP/bad.log"))" \
+		grep -qF -- "--listen: '$bad' is not ADDR:PORT" "$VQ_TMP/bad.log"
+done
 vq_daemon_tcp --netns "$A" --netns "$B" --interval 100 ||
 	{ echo "FAIL: no daemon"; exit $KSFT_FAIL; }
 vq_log "TCP listener on 127.0.0.1:$VQ_PORT"
