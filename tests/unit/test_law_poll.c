@@ -102,6 +102,19 @@ static void loop_phase(struct loop *l, const struct phase *ph)
 	l->plant.short_gap_us = ph->short_gap_us;
 }
 
+/* The law on @sig, then the guard as the decide stage runs it; the tick recorded. */
+static int loop_decide(struct loop *l, const struct law_signals *sig, struct law_step *want,
+		       struct law_step done[LK_NUM], struct law_step *held)
+{
+	int n;
+
+	assert_true(law_poll_step(&l->st, sig, &l->pol, want) >= 0);
+	n = guard_tick(l->g, &l->st, want, LAW_POLL_KNOBS, ++l->tick, sig->valid,
+		       law_poll_cost(&l->st, sig, &l->pol), 0, &l->pol, done, held);
+	trace_record(&l->tr, &l->st, done, n);
+	return n;
+}
+
 static void loop_tick(struct loop *l, struct law_signals *sig)
 {
 	struct law_step want, done[LK_NUM], held;
@@ -118,10 +131,7 @@ static void loop_tick(struct loop *l, struct law_signals *sig)
 	plant_poll_run(&l->plant, TICK_NS, sig);
 	if (l->jitter)
 		plant_jitter(sig, &l->seed, l->jitter);
-	assert_true(law_poll_step(&l->st, sig, &l->pol, &want) >= 0);
-	n = guard_tick(l->g, &l->st, &want, LAW_POLL_KNOBS, ++l->tick, sig->valid,
-		       law_poll_cost(&l->st, sig, &l->pol), 0, &l->pol, done, &held);
-	trace_record(&l->tr, &l->st, done, n);
+	n = loop_decide(l, sig, &want, done, &held);
 	if (getenv("LAW_TRACE"))
 		printf("t%llu usecs %lld gro %lld defer %lld bl %lld ev %.0f p99 %.0f hit %.2f | %s"
 		       " | %s\n", (unsigned long long)l->tick, (long long)l->st.knob[LK_RX_USECS],
@@ -342,10 +352,7 @@ static void test_backend_weight(void **state)
 		before = l.st.knob[LK_BACKEND_WEIGHT];
 		for (t = 0; t < PHASE_TICKS; t++) {
 			bw_run(ph->offered_per_s, ph->mu_per_s, l.st.knob[LK_BACKEND_WEIGHT], &sig);
-			assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
-			n = guard_tick(l.g, &l.st, &want, LAW_POLL_KNOBS, ++l.tick, true,
-				       law_poll_cost(&l.st, &sig, &l.pol), 0, &l.pol, done, &held);
-			trace_record(&l.tr, &l.st, done, n);
+			n = loop_decide(&l, &sig, &want, done, &held);
 			if (getenv("LAW_TRACE"))
 				printf("t%llu weight %lld tx %.0f runs %.0f | %s | %s\n",
 				       (unsigned long long)l.tick,
@@ -439,7 +446,6 @@ static void test_tx_napi(void **state)
 	struct law_signals sig;
 	uint32_t t, from, at;
 	size_t p;
-	int n;
 
 	(void)state;
 	loop_init(&l);
@@ -462,10 +468,7 @@ static void test_tx_napi(void **state)
 			sig.rx_packets_per_s = sig.events_per_s = sig.latency_p99_ns = LAW_UNKNOWN;
 			sig.busyloop_hits_per_s = sig.busyloop_misses_per_s = LAW_UNKNOWN;
 			sig.worker_runs_per_s = LAW_UNKNOWN;
-			assert_true(law_poll_step(&l.st, &sig, &l.pol, &want) >= 0);
-			n = guard_tick(l.g, &l.st, &want, LAW_POLL_KNOBS, ++l.tick, true,
-				       law_poll_cost(&l.st, &sig, &l.pol), 0, &l.pol, done, &held);
-			trace_record(&l.tr, &l.st, done, n);
+			loop_decide(&l, &sig, &want, done, &held);
 			if (ph->waits && !l.st.knob[LK_TX_NAPI] && t >= TN_CONVERGE_TICKS)
 				fail_msg("tx-napi off while senders wait, tick %u", t);
 		}

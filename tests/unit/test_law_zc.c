@@ -231,6 +231,19 @@ static void test_hol_stall_resolved(void **state)
 	assert_int_equal(l.st.knob[LK_ZEROCOPY], 1);
 }
 
+/* A 256-descriptor ring sending 64 KB buffers at 5000/s into a consumer that completes each
+ * after @base_ns; @report_ring: the signals carry the ring size. */
+static void ring_plant(struct loop *l, double base_ns, bool report_ring)
+{
+	loop_init(l);
+	l->plant.report_ring = report_ring;
+	l->plant.ring_size = 256;
+	l->plant.sends_per_s = 5000;			/* 64 KB sends at ~2.6 Gbit/s */
+	l->plant.send_bytes = BIG_SEND_BYTES;
+	l->plant.consumer_per_s = 1e6;
+	l->plant.base_ns = base_ns;
+}
+
 /*
  * A consumer that completes every buffer but late for the policy (9 ms against 2 ms: a local
  * receiver reading its socket every few ms) while the queue holds far less than half its
@@ -245,13 +258,7 @@ static void test_ring_bound_keeps_prompt_zerocopy(void **state)
 	int t;
 
 	(void)state;
-	loop_init(&l);
-	l.plant.report_ring = true;
-	l.plant.ring_size = 256;
-	l.plant.sends_per_s = 5000;			/* 64 KB sends at ~2.6 Gbit/s */
-	l.plant.send_bytes = BIG_SEND_BYTES;
-	l.plant.consumer_per_s = 1e6;
-	l.plant.base_ns = 9e6;				/* each buffer completes after 9 ms */
+	ring_plant(&l, 9e6, true);			/* each buffer completes after 9 ms */
 	for (t = 0; t < PHASE_TICKS; t++)
 		loop_tick(&l, &sig);
 	printf("zc ring bound: completion %.1f ms, pending %.1f of a 256 ring, zc %lld, "
@@ -267,24 +274,13 @@ static void test_ring_bound_keeps_prompt_zerocopy(void **state)
 	assert_true(sig.zc_sent_per_s >= 0.99 * l.plant.sends_per_s);
 
 	/* the same plant without a ring size: the 2 ms target turns zerocopy off */
-	loop_init(&l);
-	l.plant.ring_size = 256;
-	l.plant.sends_per_s = 5000;
-	l.plant.send_bytes = BIG_SEND_BYTES;
-	l.plant.consumer_per_s = 1e6;
-	l.plant.base_ns = 9e6;
+	ring_plant(&l, 9e6, false);
 	for (t = 0; t < PHASE_TICKS; t++)
 		loop_tick(&l, &sig);
 	assert_int_equal(l.st.knob[LK_ZEROCOPY], 0);
 
 	/* a 200 ms consumer with the ring known: zerocopy off, copy-mode throughput */
-	loop_init(&l);
-	l.plant.report_ring = true;
-	l.plant.ring_size = 256;
-	l.plant.sends_per_s = 5000;
-	l.plant.send_bytes = BIG_SEND_BYTES;
-	l.plant.consumer_per_s = 1e6;
-	l.plant.base_ns = 200e6;
+	ring_plant(&l, 200e6, true);
 	for (t = 0; t < PHASE_TICKS; t++)
 		loop_tick(&l, &sig);
 	assert_int_equal(l.st.knob[LK_ZEROCOPY], 0);
@@ -308,14 +304,8 @@ static void test_socket_limited_stall(void **state)
 	int t;
 
 	(void)state;
-	loop_init(&l);
-	l.plant.report_ring = true;
-	l.plant.ring_size = 256;
+	ring_plant(&l, 200e6, true);
 	l.plant.sock_limit = 8;
-	l.plant.sends_per_s = 5000;
-	l.plant.send_bytes = BIG_SEND_BYTES;
-	l.plant.consumer_per_s = 1e6;
-	l.plant.base_ns = 200e6;
 	l.st.knob[LK_ZEROCOPY] = 1;
 	for (t = 0; t < PHASE_TICKS; t++) {
 		loop_tick(&l, &sig);
