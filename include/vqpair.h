@@ -20,7 +20,9 @@
  *                                NUM_QUEUES, KNOBS (nest, values of queue 0)
  *   VQPAIR_CMD_QSTATS_GET dump: VQPAIR_A_IFINDEX -> one message per queue:
  *                         IFINDEX, QUEUE_ID, KNOBS (that queue's values), STATS (nest,
- *                         VQPAIR_QSTATS ids, u64), LAT_HIST (binary, u64[VQPAIR_LAT_BUCKETS])
+ *                         VQPAIR_QSTATS ids, u64), LAT_HIST (binary, u64[VQPAIR_LAT_BUCKETS]),
+ *                         TX_DELIVERY_HIST, RX_DELIVERY_HIST (same layout; absent from
+ *                         modules older than these attributes)
  *   VQPAIR_CMD_KNOB_SET   do, admin: IFINDEX, optional QUEUE_ID (absent = every queue),
  *                         KNOBS (nest of one or more knob ids with u32 values). All values are
  *                         validated before any is applied (ranges in the policy).
@@ -38,7 +40,18 @@
 #define VQPAIR_LINK_KIND	"vqpair"
 /* upper bound of queue pairs per device: 64 as in the issue; fits a u64 queue mask */
 #define VQPAIR_MAX_QUEUES	64
-/* log2(ns) buckets of the completion latency histogram: bucket i counts [2^i, 2^(i+1)) ns */
+/*
+ * log2(ns) buckets of the latency histograms: bucket i counts [2^i, 2^(i+1)) ns, bucket 0
+ * also 0 ns, the last one everything from 2^31 ns. Three per queue, all cumulative u64:
+ *   LAT_HIST          completion: front xmit -> its TX completion is reaped (descriptor
+ *                     held; with zerocopy, until the receiver frees the buffer)
+ *   TX_DELIVERY_HIST  front xmit -> the backend hands the packet to the back's stack
+ *                     (ring wait, worker wake-up or busyloop, backend-weight turns)
+ *   RX_DELIVERY_HIST  back xmit -> the front's NAPI hands it to the front's stack
+ *                     (RX ring wait, rx-usecs/rx-frames coalescing, NAPI scheduling)
+ * The delivery ones are the driver's part of a packet's one-way latency: qdisc time and
+ * the receiving application are outside it.
+ */
 #define VQPAIR_LAT_BUCKETS	32
 
 /* IFLA_INFO_DATA of the vqpair link kind (same layout as veth's VETH_INFO_PEER) */
@@ -74,6 +87,8 @@ enum {
 	VQPAIR_A_OLD,		/* u32 */
 	VQPAIR_A_NEW,		/* u32 */
 	VQPAIR_A_PAD,
+	VQPAIR_A_TX_DELIVERY_HIST,	/* binary: u64[VQPAIR_LAT_BUCKETS] */
+	VQPAIR_A_RX_DELIVERY_HIST,	/* binary: u64[VQPAIR_LAT_BUCKETS] */
 	__VQPAIR_A_MAX,
 };
 #define VQPAIR_A_MAX (__VQPAIR_A_MAX - 1)

@@ -169,9 +169,7 @@ void vqp_cq_free(struct vqp_queue *q, void *ent)
 
 static void vqp_lat_record(struct vqp_queue *q, u64 ns)
 {
-	int b = ns ? min_t(int, ilog2(ns), VQPAIR_LAT_BUCKETS - 1) : 0;
-
-	atomic64_inc(&q->lat_hist[b]);
+	vqp_hist_add(q->lat_hist, ns);
 	vqp_stat_add(q, VQPAIR_QSTAT_COMPL_SUM_NS, ns);
 }
 

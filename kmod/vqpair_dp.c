@@ -175,6 +175,8 @@ static void vqp_backend_one(struct vqp_queue *q, struct net_device *back, struct
 		vqp_complete_skb(q, skb);
 		return;
 	}
+	/* delivered from here on (a copy that fails to allocate is counted as a drop) */
+	vqp_hist_add(q->tx_delivery_hist, ktime_get_ns() - vqp_cb(skb)->t_xmit_ns);
 	zerocopy = vqp_knob(q, VQPAIR_KNOB_ZEROCOPY);
 	if (zerocopy && vqp_cb(skb)->len >= vqp_knob(q, VQPAIR_KNOB_ZEROCOPY_MIN_BYTES)) {
 		if (atomic64_read(&q->st[VQPAIR_QSTAT_ZC_PENDING]) >=
@@ -277,6 +279,7 @@ netdev_tx_t vqp_back_xmit(struct sk_buff *skb, struct net_device *dev)
 	u32 len = skb->len;
 
 	/* before the ring: once produced, the front's NAPI may own and free it */
+	vqp_cb(skb)->t_xmit_ns = ktime_get_ns();
 	skb_tx_timestamp(skb);
 	if (!front || !netif_running(front) || ptr_ring_produce(&q->rxr, skb)) {
 		vqp_stat_add(q, VQPAIR_QSTAT_RX_DROP_RING_FULL, 1);
@@ -306,6 +309,7 @@ static int vqp_poll(struct napi_struct *napi, int budget)
 		u32 len = skb->len;
 
 		done++;
+		vqp_hist_add(q->rx_delivery_hist, ktime_get_ns() - vqp_cb(skb)->t_xmit_ns);
 		if (__dev_forward_skb(front, skb) != NET_RX_SUCCESS)
 			continue;
 		skb_record_rx_queue(skb, q->idx);

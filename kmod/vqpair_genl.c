@@ -140,9 +140,18 @@ static int vqp_nl_pair_get_dumpit(struct sk_buff *skb, struct netlink_callback *
 	return err == -EMSGSIZE && skb->len ? skb->len : (err ?: skb->len);
 }
 
-static int vqp_put_stats(struct sk_buff *skb, struct vqp_queue *q)
+static int vqp_put_hist(struct sk_buff *skb, int attr, atomic64_t *src)
 {
 	u64 hist[VQPAIR_LAT_BUCKETS];
+	int i;
+
+	for (i = 0; i < VQPAIR_LAT_BUCKETS; i++)
+		hist[i] = atomic64_read(&src[i]);
+	return nla_put(skb, attr, sizeof(hist), hist);
+}
+
+static int vqp_put_stats(struct sk_buff *skb, struct vqp_queue *q)
+{
 	struct nlattr *nest;
 	int i;
 
@@ -153,9 +162,9 @@ static int vqp_put_stats(struct sk_buff *skb, struct vqp_queue *q)
 		if (nla_put_u64_64bit(skb, i, atomic64_read(&q->st[i]), VQPAIR_QSTAT_UNSPEC))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
-	for (i = 0; i < VQPAIR_LAT_BUCKETS; i++)
-		hist[i] = atomic64_read(&q->lat_hist[i]);
-	return nla_put(skb, VQPAIR_A_LAT_HIST, sizeof(hist), hist);
+	return vqp_put_hist(skb, VQPAIR_A_LAT_HIST, q->lat_hist) ?:
+	       vqp_put_hist(skb, VQPAIR_A_TX_DELIVERY_HIST, q->tx_delivery_hist) ?:
+	       vqp_put_hist(skb, VQPAIR_A_RX_DELIVERY_HIST, q->rx_delivery_hist);
 }
 
 static int vqp_fill_queue(struct sk_buff *skb, struct vqp_pair *pair, int i,

@@ -70,7 +70,10 @@ struct vqp_queue {
 	atomic64_t back_rx_bytes;
 	atomic64_t back_tx_packets;
 	atomic64_t back_tx_bytes;
+	/* include/vqpair.h: completion, front->back and back->front delivery latency */
 	atomic64_t lat_hist[VQPAIR_LAT_BUCKETS];
+	atomic64_t tx_delivery_hist[VQPAIR_LAT_BUCKETS];
+	atomic64_t rx_delivery_hist[VQPAIR_LAT_BUCKETS];
 };
 
 struct vqp_pair {
@@ -99,12 +102,21 @@ static inline void vqp_stat_add(struct vqp_queue *q, int id, s64 v)
 	atomic64_add(v, &q->st[id]);
 }
 
+/* count @ns in its log2 bucket of @hist (u64[VQPAIR_LAT_BUCKETS], include/vqpair.h) */
+static inline void vqp_hist_add(atomic64_t *hist, u64 ns)
+{
+	atomic64_inc(&hist[ns ? min_t(int, ilog2(ns), VQPAIR_LAT_BUCKETS - 1) : 0]);
+}
+
 static inline u32 vqp_knob(const struct vqp_queue *q, int id)
 {
 	return READ_ONCE(q->knob[id]);
 }
 
-/* driver-private skb->cb while the front owns the skb (xmit until reap) */
+/*
+ * driver-private skb->cb while the front owns the skb (xmit until reap); on the RX ring
+ * (back xmit -> front NAPI) only t_xmit_ns is used
+ */
 struct vqp_cb {
 	u64 t_xmit_ns;
 	u64 t_done_ns;

@@ -32,6 +32,8 @@ int main(void)
 	printf("attr %d old u32\n", VQPAIR_A_OLD);
 	printf("attr %d new u32\n", VQPAIR_A_NEW);
 	printf("attr %d pad pad\n", VQPAIR_A_PAD);
+	printf("attr %d tx-delivery-hist binary\n", VQPAIR_A_TX_DELIVERY_HIST);
+	printf("attr %d rx-delivery-hist binary\n", VQPAIR_A_RX_DELIVERY_HIST);
 	printf("limit max-queues %d\n", VQPAIR_MAX_QUEUES);
 	printf("limit lat-buckets %d\n", VQPAIR_LAT_BUCKETS);
 	VQPAIR_KNOBS(KNOB_LINE_)

@@ -315,7 +315,20 @@ struct stats_acc {
 	int per_queue;
 	uint64_t sum[VQPAIR_QSTAT_MAX + 1];
 	uint64_t hist[VQPAIR_LAT_BUCKETS];
+	uint64_t txd[VQPAIR_LAT_BUCKETS];	/* TX_DELIVERY_HIST */
+	uint64_t rxd[VQPAIR_LAT_BUCKETS];	/* RX_DELIVERY_HIST */
 };
+
+/* add a u64[VQPAIR_LAT_BUCKETS] attribute into @sum; other sizes are ignored */
+static void hist_acc(uint64_t *sum, const struct nlattr *a)
+{
+	const uint64_t *h = mnl_attr_get_payload(a);
+
+	if (mnl_attr_get_payload_len(a) != VQPAIR_LAT_BUCKETS * sizeof(uint64_t))
+		return;
+	for (int i = 0; i < VQPAIR_LAT_BUCKETS; i++)
+		sum[i] += h[i];
+}
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -328,13 +341,12 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 
 		if (t == VQPAIR_A_QUEUE_ID)
 			q = mnl_attr_get_u32(a);
-		if (t == VQPAIR_A_LAT_HIST &&
-		    mnl_attr_get_payload_len(a) == sizeof(acc->hist)) {
-			const uint64_t *h = mnl_attr_get_payload(a);
-
-			for (int i = 0; i < VQPAIR_LAT_BUCKETS; i++)
-				acc->hist[i] += h[i];
-		}
+		if (t == VQPAIR_A_LAT_HIST)
+			hist_acc(acc->hist, a);
+		if (t == VQPAIR_A_TX_DELIVERY_HIST)
+			hist_acc(acc->txd, a);
+		if (t == VQPAIR_A_RX_DELIVERY_HIST)
+			hist_acc(acc->rxd, a);
 		if (t != VQPAIR_A_STATS)
 			continue;
 		mnl_attr_for_each_nested(s, a) {
@@ -371,6 +383,10 @@ static int cmd_stats(struct ctx *c, int argc, char **argv)
 		printf("%s %llu\n", qstat_names[i], (unsigned long long)acc.sum[i]);
 	for (int i = 0; i < VQPAIR_LAT_BUCKETS; i++)
 		printf("lat-hist-%d %llu\n", i, (unsigned long long)acc.hist[i]);
+	for (int i = 0; i < VQPAIR_LAT_BUCKETS; i++)
+		printf("tx-delivery-hist-%d %llu\n", i, (unsigned long long)acc.txd[i]);
+	for (int i = 0; i < VQPAIR_LAT_BUCKETS; i++)
+		printf("rx-delivery-hist-%d %llu\n", i, (unsigned long long)acc.rxd[i]);
 	return 0;
 }
 
