@@ -228,7 +228,8 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	/* RX / polling: events are the front's RX "interrupts" (vqpair rx-events) */
 	sig->rx_packets_per_s = pick(qrate(rq, QC_PACKETS), vrate(v, VQPAIR_QSTAT_RX_PACKETS));
 	sig->events_per_s = vrate(v, VQPAIR_QSTAT_RX_EVENTS);
-	sig->latency_p99_ns = LAW_UNKNOWN;
+	/* vqpair: the front's RX delivery p99 (peer xmit -> stack), which holds the RX hold */
+	sig->latency_p99_ns = v && v->valid ? v->rx_delivery_p99_ns : LAW_UNKNOWN;
 	sig->busyloop_hits_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_HITS);
 	sig->busyloop_misses_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_MISSES);
 	sig->worker_runs_per_s = vrate(v, VQPAIR_QSTAT_WORKER_RUNS);

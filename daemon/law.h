@@ -77,7 +77,13 @@ struct law_signals {
 	/* RX side / polling */
 	double rx_packets_per_s;
 	double events_per_s;		/* interrupts + kicks that woke a poller */
-	double latency_p99_ns;		/* request/response p99, LAW_UNKNOWN if unmeasured */
+	/*
+	 * p99 of the queue's RX delivery latency in the driver, ns: from the peer's xmit to
+	 * the stack, so it holds the RX hold (rx-usecs, gro-flush-timeout) and the NAPI wait
+	 * (vqpair RX_DELIVERY_HIST). A lower bound of a request's latency: qdisc, the other
+	 * direction and the application are outside it. LAW_UNKNOWN where unmeasured.
+	 */
+	double latency_p99_ns;
 	double busyloop_hits_per_s;	/* vqpair busyloop-hits */
 	double busyloop_misses_per_s;	/* vqpair busyloop-misses */
 	double worker_runs_per_s;	/* vqpair worker-runs: backend turns over the TX ring */

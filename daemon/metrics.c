@@ -333,14 +333,21 @@ static double vqpair_metric_name(int id, char *out, size_t len)
 static void vqpair_families(struct prom *p)
 {
 	static const struct {
-		const char *name, *help;
-		bool p99;
+		const char *name, *help, *dir;	/* dir: the direction label */
+		size_t off;			/* a double of struct vqp_queue, ns */
 	} lat[] = {
 		{ "vqtune_vqpair_completion_mean_seconds",
-		  "vqpair mean TX completion latency over the last interval (absent: none)", false },
+		  "vqpair mean TX completion latency over the last interval (absent: none)", "tx",
+		  offsetof(struct vqp_queue, compl_mean_ns) },
 		{ "vqtune_vqpair_completion_p99_seconds",
 		  "vqpair p99 TX completion latency over the last interval, from the log2 histogram "
-		  "(absent: none)", true },
+		  "(absent: none)", "tx", offsetof(struct vqp_queue, compl_p99_ns) },
+		{ "vqtune_vqpair_delivery_p99_seconds",
+		  "vqpair p99 delivery latency in the driver over the last interval, xmit to the "
+		  "receiving stack; direction tx: front to back, rx: back to front (absent: none)",
+		  "tx", offsetof(struct vqp_queue, tx_delivery_p99_ns) },
+		{ "vqtune_vqpair_delivery_p99_seconds", NULL, "rx",
+		  offsetof(struct vqp_queue, rx_delivery_p99_ns) },
 	};
 	const struct vqp_queue *vq;
 	char name[96], help[128];
@@ -368,14 +375,16 @@ static void vqpair_families(struct prom *p)
 		}
 	}
 	for (f = 0; f < ARRAY_SIZE(lat); f++) {
-		prom_family(p, lat[f].name, "gauge", lat[f].help);
+		/* a NULL help continues the family above with another direction */
+		if (lat[f].help)
+			prom_family(p, lat[f].name, "gauge", lat[f].help);
 		dev_for_each(d) {
 			for (q = 0; (vq = vqp_queue(d, q)); q++) {
-				double v = lat[f].p99 ? vq->compl_p99_ns : vq->compl_mean_ns;
+				double v = *(const double *)((const char *)vq + lat[f].off);
 
 				if (isnan(v))
 					continue;
-				dev_labels(&l, d, "tx", q);
+				dev_labels(&l, d, lat[f].dir, q);
 				prom_double(p, lat[f].name, l.v, v / NS_PER_S);
 			}
 		}

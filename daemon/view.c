@@ -187,11 +187,13 @@ static json_t *vqpair_json(const struct device *d, const struct vqp_queue *vq)
 		json_object_set_new(rates, name, vq->valid ? real_or_null(vq->rate[id]) :
 				    json_null());
 	}
-	return json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "end", vqp_is_front(d) ? "front" : "back", "valid", vq->valid,
 			 "counters", ctr, "gauges", gauges, "rates", rates,
 			 "completion_mean_ns", real_or_null(vq->compl_mean_ns),
-			 "completion_p99_ns", real_or_null(vq->compl_p99_ns));
+			 "completion_p99_ns", real_or_null(vq->compl_p99_ns),
+			 "tx_delivery_p99_ns", real_or_null(vq->tx_delivery_p99_ns),
+			 "rx_delivery_p99_ns", real_or_null(vq->rx_delivery_p99_ns));
 }
 
 static json_t *queue_json(const struct device *d, const struct queue *q, unsigned int idx,

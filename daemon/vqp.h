@@ -27,6 +27,14 @@ struct device;
 struct nlmsghdr;
 struct vqp_dev;
 
+/* The per-queue log2(ns) latency histograms of include/vqpair.h, by what they time. */
+enum vqp_hist {
+	VQP_HIST_COMPL,		/* LAT_HIST: front xmit -> TX completion reaped */
+	VQP_HIST_TX_DELIVERY,	/* TX_DELIVERY_HIST: front xmit -> back's stack */
+	VQP_HIST_RX_DELIVERY,	/* RX_DELIVERY_HIST: back xmit -> front's stack */
+	VQP_HIST_NUM,
+};
+
 struct vqp_queue {
 	bool valid;				/* rates valid this interval (no reset/new gen) */
 	uint64_t ctr[VQPAIR_QSTAT_MAX + 1];	/* raw, indexed by VQPAIR_QSTAT_* */
@@ -34,6 +42,9 @@ struct vqp_queue {
 	uint32_t knob[VQPAIR_KNOB_MAX + 1];	/* current values, indexed by VQPAIR_KNOB_* */
 	double compl_mean_ns;			/* completion-sum-ns delta / completion-count delta over the interval, NAN when none */
 	double compl_p99_ns;			/* p99 of the LAT_HIST delta over the interval (log2 buckets; interpolate inside the bucket), NAN when none */
+	double tx_delivery_p99_ns;		/* p99 of the TX_DELIVERY_HIST delta, NAN when none or an older module */
+	double rx_delivery_p99_ns;		/* p99 of the RX_DELIVERY_HIST delta, likewise */
+	double delivery_p99_ns;			/* p99 of both delivery deltas merged: the driver's one-way latency, either direction; NAN when none */
 };
 
 /* NULL: not a vqpair device, not sampled yet, or no such queue */
@@ -83,8 +94,8 @@ struct vqp_qmsg {
 	uint32_t knob[VQPAIR_KNOB_MAX + 1];
 	uint64_t stat_present;			/* bit per VQPAIR_QSTAT_* sent */
 	uint64_t ctr[VQPAIR_QSTAT_MAX + 1];
-	bool has_hist;
-	uint64_t hist[VQPAIR_LAT_BUCKETS];	/* completions per log2(ns) bucket */
+	bool has_hist[VQP_HIST_NUM];		/* the attribute was sent */
+	uint64_t hist[VQP_HIST_NUM][VQPAIR_LAT_BUCKETS];	/* packets per log2(ns) bucket */
 };
 
 /* One PAIR_GET reply. */
@@ -114,14 +125,15 @@ double vqp_hist_quantile(const uint64_t hist[VQPAIR_LAT_BUCKETS], double p);
 /* What a queue keeps between two readings. */
 struct vqp_track {
 	struct rate_ctr rc[VQPAIR_QSTAT_MAX + 1];
-	uint64_t hist[VQPAIR_LAT_BUCKETS];
-	bool have_hist;
-	uint32_t hist_gen;
+	uint64_t hist[VQP_HIST_NUM][VQPAIR_LAT_BUCKETS];
+	bool have_hist[VQP_HIST_NUM];
+	uint32_t hist_gen[VQP_HIST_NUM];
 };
 
 /*
  * Turn reading @m, taken in queue generation @gen @dt_ns after the previous one, into @q
- * (counters, rates, gauges, knobs, completion mean and p99 over the interval) and keep it
+ * (counters, rates, gauges, knobs, completion mean, completion and delivery p99 over the
+ * interval) and keep it
  * in @t as the next reference. @q->valid is false on the first reading, a reset of any
  * counter or histogram bucket, a new generation, or dt_ns == 0.
  */

@@ -70,6 +70,8 @@ static int vqp_top_attr_cb(const struct nlattr *attr, void *data)
 			return MNL_CB_ERROR;
 		break;
 	case VQPAIR_A_LAT_HIST:
+	case VQPAIR_A_TX_DELIVERY_HIST:
+	case VQPAIR_A_RX_DELIVERY_HIST:
 		if (mnl_attr_get_payload_len(attr) != VQPAIR_LAT_BUCKETS * sizeof(uint64_t))
 			return MNL_CB_ERROR;
 		break;
@@ -107,11 +109,18 @@ static int vqp_parse_knobs(const struct nlattr *nest, uint32_t *val, uint32_t *p
 	return 0;
 }
 
+/* the attribute of each enum vqp_hist */
+static const int hist_attr[VQP_HIST_NUM] = {
+	[VQP_HIST_COMPL] = VQPAIR_A_LAT_HIST,
+	[VQP_HIST_TX_DELIVERY] = VQPAIR_A_TX_DELIVERY_HIST,
+	[VQP_HIST_RX_DELIVERY] = VQPAIR_A_RX_DELIVERY_HIST,
+};
+
 int vqp_parse_qstats(const struct nlmsghdr *nlh, struct vqp_qmsg *m)
 {
 	const struct nlattr *tb[VQPAIR_A_MAX + 1] = {};
 	const struct nlattr *a;
-	int ret;
+	int ret, h;
 
 	ret = vqp_parse_top(nlh, tb);
 	if (ret)
@@ -136,10 +145,12 @@ int vqp_parse_qstats(const struct nlmsghdr *nlh, struct vqp_qmsg *m)
 			m->stat_present |= 1ull << id;
 		}
 	}
-	if (tb[VQPAIR_A_LAT_HIST]) {
+	for (h = 0; h < VQP_HIST_NUM; h++) {
+		if (!tb[hist_attr[h]])
+			continue;
 		/* netlink aligns payloads to 4 bytes only: copy, never cast */
-		memcpy(m->hist, mnl_attr_get_payload(tb[VQPAIR_A_LAT_HIST]), sizeof(m->hist));
-		m->has_hist = true;
+		memcpy(m->hist[h], mnl_attr_get_payload(tb[hist_attr[h]]), sizeof(m->hist[h]));
+		m->has_hist[h] = true;
 	}
 	return 0;
 }
@@ -193,32 +204,55 @@ double vqp_hist_quantile(const uint64_t hist[VQPAIR_LAT_BUCKETS], double p)
 	return ldexp(1.0, VQPAIR_LAT_BUCKETS);	/* not reached: rank <= total */
 }
 
-/* p99 of the histogram's growth since @t's reference; false on a reset (a bucket shrank). */
-static bool vqp_hist_step(struct vqp_queue *q, struct vqp_track *t, const struct vqp_qmsg *m,
-			  uint32_t gen)
+/*
+ * Growth of histogram @h since @t's reference into @delta; false when there is none to give
+ * (not sent, first reading, new generation) or on a reset (a bucket shrank: *@reset).
+ */
+static bool vqp_hist_step(struct vqp_track *t, const struct vqp_qmsg *m, int h, uint32_t gen,
+			  uint64_t delta[VQPAIR_LAT_BUCKETS], bool *reset)
 {
-	uint64_t delta[VQPAIR_LAT_BUCKETS];
-	bool ok = true;
+	bool have = t->have_hist[h] && t->hist_gen[h] == gen, ok = true;
 	int i;
 
-	q->compl_p99_ns = NAN;
-	if (!m->has_hist) {
-		t->have_hist = false;
-		return true;
+	if (!m->has_hist[h]) {
+		t->have_hist[h] = false;
+		return false;
 	}
-	if (t->have_hist && t->hist_gen == gen) {
-		for (i = 0; i < VQPAIR_LAT_BUCKETS; i++) {
-			if (m->hist[i] < t->hist[i])
-				ok = false;
-			delta[i] = m->hist[i] - t->hist[i];
-		}
-		if (ok)
-			q->compl_p99_ns = vqp_hist_quantile(delta, 0.99);
+	for (i = 0; have && i < VQPAIR_LAT_BUCKETS; i++) {
+		if (m->hist[h][i] < t->hist[h][i])
+			ok = false;
+		delta[i] = m->hist[h][i] - t->hist[h][i];
 	}
-	memcpy(t->hist, m->hist, sizeof(t->hist));
-	t->have_hist = true;
-	t->hist_gen = gen;
-	return ok;
+	memcpy(t->hist[h], m->hist[h], sizeof(t->hist[h]));
+	t->have_hist[h] = true;
+	t->hist_gen[h] = gen;
+	if (!ok)
+		*reset = true;
+	return have && ok;
+}
+
+/* The p99s of the interval; false on a reset of any histogram. */
+static bool vqp_hists_feed(struct vqp_queue *q, struct vqp_track *t, const struct vqp_qmsg *m,
+			   uint32_t gen)
+{
+	uint64_t d[VQP_HIST_NUM][VQPAIR_LAT_BUCKETS], both[VQPAIR_LAT_BUCKETS];
+	bool got[VQP_HIST_NUM], reset = false;
+	int h, i;
+
+	for (h = 0; h < VQP_HIST_NUM; h++)
+		got[h] = vqp_hist_step(t, m, h, gen, d[h], &reset);
+	q->compl_p99_ns = got[VQP_HIST_COMPL] ? vqp_hist_quantile(d[VQP_HIST_COMPL], 0.99) : NAN;
+	q->tx_delivery_p99_ns = got[VQP_HIST_TX_DELIVERY] ?
+		vqp_hist_quantile(d[VQP_HIST_TX_DELIVERY], 0.99) : NAN;
+	q->rx_delivery_p99_ns = got[VQP_HIST_RX_DELIVERY] ?
+		vqp_hist_quantile(d[VQP_HIST_RX_DELIVERY], 0.99) : NAN;
+	q->delivery_p99_ns = NAN;
+	if (got[VQP_HIST_TX_DELIVERY] && got[VQP_HIST_RX_DELIVERY]) {
+		for (i = 0; i < VQPAIR_LAT_BUCKETS; i++)
+			both[i] = d[VQP_HIST_TX_DELIVERY][i] + d[VQP_HIST_RX_DELIVERY][i];
+		q->delivery_p99_ns = vqp_hist_quantile(both, 0.99);
+	}
+	return !reset;
 }
 
 void vqp_queue_feed(struct vqp_queue *q, struct vqp_track *t, const struct vqp_qmsg *m,
@@ -245,7 +279,7 @@ void vqp_queue_feed(struct vqp_queue *q, struct vqp_track *t, const struct vqp_q
 		if (rate_feed(&t->rc[id], m->ctr[id], gen, dt_ns, &q->rate[id]) != RATE_OK)
 			q->valid = false;
 	}
-	if (!vqp_hist_step(q, t, m, gen))
+	if (!vqp_hists_feed(q, t, m, gen))
 		q->valid = false;
 	q->compl_mean_ns = NAN;
 	if (q->valid) {
@@ -260,6 +294,9 @@ void vqp_queue_feed(struct vqp_queue *q, struct vqp_track *t, const struct vqp_q
 			if (!vqp_qstat_is_gauge(id))
 				q->rate[id] = NAN;
 		q->compl_p99_ns = NAN;
+		q->tx_delivery_p99_ns = NAN;
+		q->rx_delivery_p99_ns = NAN;
+		q->delivery_p99_ns = NAN;
 	}
 	for (k = 1; k <= VQPAIR_KNOB_MAX; k++)
 		if (m->knob_present & (1u << k))

@@ -86,12 +86,12 @@ static void parse_qstats(void **state)
 	assert_int_equal(m.stat_present, ((1ULL << (VQPAIR_QSTAT_MAX + 1)) - 1) & ~1ULL);
 	assert_int_equal(m.ctr[VQPAIR_QSTAT_TX_PACKETS], 1000 * VQPAIR_QSTAT_TX_PACKETS);
 	assert_int_equal(m.ctr[VQPAIR_QSTAT_RX_EVENTS], 1000 * VQPAIR_QSTAT_RX_EVENTS);
-	assert_true(m.has_hist);
-	assert_int_equal(m.hist[3], 5);
-	assert_int_equal(m.hist[31], 1ULL << 40);
+	assert_true(m.has_hist[VQP_HIST_COMPL]);
+	assert_int_equal(m.hist[VQP_HIST_COMPL][3], 5);
+	assert_int_equal(m.hist[VQP_HIST_COMPL][31], 1ULL << 40);
 
 	assert_int_equal(vqp_parse_qstats(qstats_msg(0, NULL), &m), 0);
-	assert_false(m.has_hist);
+	assert_false(m.has_hist[VQP_HIST_COMPL]);
 }
 
 static void parse_qstats_bad(void **state)
@@ -194,7 +194,7 @@ static void reading(struct vqp_qmsg *m, uint64_t pkts, uint64_t cnt, uint64_t su
 	m->ctr[VQPAIR_QSTAT_ZC_PENDING] = pending;
 	m->knob_present = 1u << VQPAIR_KNOB_TX_FULL_MODE;
 	m->knob[VQPAIR_KNOB_TX_FULL_MODE] = 1;
-	m->has_hist = true;
+	m->has_hist[VQP_HIST_COMPL] = true;
 }
 
 static void feed(void **state)
@@ -206,7 +206,7 @@ static void feed(void **state)
 	memset(&t, 0, sizeof(t));
 	/* first reading: values, knobs and gauges, but no rate */
 	reading(&m, 1000, 100, 100 * 5000, 7);
-	m.hist[12] = 100;
+	m.hist[VQP_HIST_COMPL][12] = 100;
 	vqp_queue_feed(&q, &t, &m, 1, 0);
 	assert_false(q.valid);
 	assert_int_equal(q.ctr[VQPAIR_QSTAT_TX_PACKETS], 1000);
@@ -218,8 +218,8 @@ static void feed(void **state)
 
 	/* 0.5 s later: 500 packets, 50 completions of 3 us each, all in bucket 11 */
 	reading(&m, 1500, 150, 100 * 5000 + 50 * 3000, 2);
-	m.hist[12] = 100;
-	m.hist[11] = 50;
+	m.hist[VQP_HIST_COMPL][12] = 100;
+	m.hist[VQP_HIST_COMPL][11] = 50;
 	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S / 2);
 	assert_true(q.valid);
 	assert_float_equal(q.rate[VQPAIR_QSTAT_TX_PACKETS], 1000, EPS);
@@ -232,8 +232,8 @@ static void feed(void **state)
 
 	/* no completion this interval: mean and p99 are NAN, rates still valid */
 	reading(&m, 1600, 150, 100 * 5000 + 50 * 3000, 0);
-	m.hist[12] = 100;
-	m.hist[11] = 50;
+	m.hist[VQP_HIST_COMPL][12] = 100;
+	m.hist[VQP_HIST_COMPL][11] = 50;
 	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
 	assert_true(q.valid);
 	assert_float_equal(q.rate[VQPAIR_QSTAT_TX_PACKETS], 100, EPS);
@@ -242,8 +242,8 @@ static void feed(void **state)
 
 	/* a counter going backwards is a reset: invalid, every rate NAN */
 	reading(&m, 10, 151, 100 * 5000 + 51 * 3000, 0);
-	m.hist[12] = 100;
-	m.hist[11] = 51;
+	m.hist[VQP_HIST_COMPL][12] = 100;
+	m.hist[VQP_HIST_COMPL][11] = 51;
 	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
 	assert_false(q.valid);
 	assert_true(isnan(q.rate[VQPAIR_QSTAT_TX_PACKETS]));
@@ -252,8 +252,8 @@ static void feed(void **state)
 	assert_true(isnan(q.compl_p99_ns));
 	/* ... and the next interval is good again */
 	reading(&m, 20, 152, 100 * 5000 + 52 * 3000, 0);
-	m.hist[12] = 100;
-	m.hist[11] = 52;
+	m.hist[VQP_HIST_COMPL][12] = 100;
+	m.hist[VQP_HIST_COMPL][11] = 52;
 	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
 	assert_true(q.valid);
 	assert_float_equal(q.rate[VQPAIR_QSTAT_TX_PACKETS], 10, EPS);
@@ -261,17 +261,85 @@ static void feed(void **state)
 
 	/* a histogram bucket going backwards alone also breaks the interval */
 	reading(&m, 30, 153, 100 * 5000 + 53 * 3000, 0);
-	m.hist[11] = 53;
+	m.hist[VQP_HIST_COMPL][11] = 53;
 	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
 	assert_false(q.valid);
 	assert_true(isnan(q.compl_p99_ns));
 
 	/* a new queue generation (queue count changed): invalid */
 	reading(&m, 40, 154, 100 * 5000 + 54 * 3000, 0);
-	m.hist[11] = 54;
+	m.hist[VQP_HIST_COMPL][11] = 54;
 	vqp_queue_feed(&q, &t, &m, 2, NS_PER_S);
 	assert_false(q.valid);
 	assert_true(isnan(q.rate[VQPAIR_QSTAT_TX_PACKETS]));
+}
+
+/* The delivery histograms: parsed by attribute, each its own p99, and merged. */
+static void delivery(void **state)
+{
+	uint64_t txd[VQPAIR_LAT_BUCKETS] = { 0 }, rxd[VQPAIR_LAT_BUCKETS] = { 0 };
+	struct nlmsghdr *nlh;
+	struct vqp_track t;
+	struct vqp_queue q;
+	struct vqp_qmsg m;
+
+	(void)state;
+	/* the wire: a TX and an RX delivery histogram next to the completion one */
+	txd[10] = 3;
+	rxd[20] = 4;
+	nlh = qstats_msg(0, NULL);
+	mnl_attr_put(nlh, VQPAIR_A_TX_DELIVERY_HIST, sizeof(txd), txd);
+	mnl_attr_put(nlh, VQPAIR_A_RX_DELIVERY_HIST, sizeof(rxd), rxd);
+	assert_int_equal(vqp_parse_qstats(nlh, &m), 0);
+	assert_false(m.has_hist[VQP_HIST_COMPL]);
+	assert_true(m.has_hist[VQP_HIST_TX_DELIVERY]);
+	assert_true(m.has_hist[VQP_HIST_RX_DELIVERY]);
+	assert_int_equal(m.hist[VQP_HIST_TX_DELIVERY][10], 3);
+	assert_int_equal(m.hist[VQP_HIST_RX_DELIVERY][20], 4);
+	/* wrong length: the reply is refused */
+	nlh = qstats_msg(0, NULL);
+	mnl_attr_put(nlh, VQPAIR_A_RX_DELIVERY_HIST, 8, rxd);
+	assert_int_equal(vqp_parse_qstats(nlh, &m), -EBADMSG);
+
+	/* first reading: a reference, no p99 */
+	memset(&t, 0, sizeof(t));
+	reading(&m, 1000, 0, 0, 0);
+	m.has_hist[VQP_HIST_TX_DELIVERY] = m.has_hist[VQP_HIST_RX_DELIVERY] = true;
+	m.hist[VQP_HIST_TX_DELIVERY][10] = 500;
+	vqp_queue_feed(&q, &t, &m, 1, 0);
+	assert_true(isnan(q.delivery_p99_ns));
+	/* 1 s later: 990 TX at [1024, 2048) ns, 10 RX at [2^20, 2^21) ns (a 1 ms hold) */
+	reading(&m, 2000, 0, 0, 0);
+	m.has_hist[VQP_HIST_TX_DELIVERY] = m.has_hist[VQP_HIST_RX_DELIVERY] = true;
+	m.hist[VQP_HIST_TX_DELIVERY][10] = 500 + 990;
+	m.hist[VQP_HIST_RX_DELIVERY][20] = 10;
+	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
+	assert_true(q.valid);
+	assert_float_equal(q.tx_delivery_p99_ns, 1024 + 0.99 * 1024, EPS);
+	assert_float_equal(q.rx_delivery_p99_ns, 1048576 + 0.99 * 1048576, EPS);
+	/* merged: rank 990 of 1000 is the last TX packet, the bucket's top */
+	assert_float_equal(q.delivery_p99_ns, 2048, EPS);
+	/* one more RX packet moves the merged p99 into the RX bucket */
+	reading(&m, 3000, 0, 0, 0);
+	m.has_hist[VQP_HIST_TX_DELIVERY] = m.has_hist[VQP_HIST_RX_DELIVERY] = true;
+	m.hist[VQP_HIST_TX_DELIVERY][10] = 500 + 990 + 990;
+	m.hist[VQP_HIST_RX_DELIVERY][20] = 10 + 20;
+	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
+	assert_true(q.delivery_p99_ns > 1048576);
+	/* an RX bucket going backwards is a reset: invalid, no p99 */
+	m.hist[VQP_HIST_RX_DELIVERY][20] = 5;
+	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
+	assert_false(q.valid);
+	assert_true(isnan(q.delivery_p99_ns));
+	assert_true(isnan(q.rx_delivery_p99_ns));
+	/* an older module without the delivery histograms: no p99, the interval stays valid */
+	reading(&m, 4000, 0, 0, 0);
+	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
+	reading(&m, 5000, 0, 0, 0);
+	vqp_queue_feed(&q, &t, &m, 1, NS_PER_S);
+	assert_true(q.valid);
+	assert_true(isnan(q.delivery_p99_ns));
+	assert_true(isnan(q.tx_delivery_p99_ns));
 }
 
 static void names(void **state)
@@ -341,6 +409,7 @@ int main(void)
 		cmocka_unit_test(parse_pair),
 		cmocka_unit_test(quantile),
 		cmocka_unit_test(feed),
+		cmocka_unit_test(delivery),
 		cmocka_unit_test(names),
 		cmocka_unit_test(knob_table_from_uapi),
 	};

@@ -106,6 +106,8 @@ wait_event "controller qlimit applied $NSA:$FRONT bql-limit-max/tx-0" 20 ||
 ctl --json events > $VQDIR/ev.json
 grep -q '"signals": {' $VQDIR/ev.json && grep -q '"tx_bytes_per_s":' $VQDIR/ev.json ||
 	fail "controller events carry no signals"
+# the polling law's latency input: the front's RX delivery p99 (the ACKs of the traffic)
+grep -q '"latency_p99_ns":' $VQDIR/ev.json || fail "controller events carry no latency_p99_ns"
 now=$(ina cat $LIMIT)
 [ "$now" != "$orig_limit" ] || fail "limit_max not moved ($now)"
 ctl --json queues $NSA:$FRONT | grep -q '"decision": "applied"' ||

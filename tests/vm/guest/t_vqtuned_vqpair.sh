@@ -62,9 +62,12 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	ctl --json queues $NSA:$FRONT > /tmp/q.busy || fail "queues API"
 	valid=$(vqj valid < /tmp/q.busy) p99=$(vqj completion_p99_ns < /tmp/q.busy)
 	mean=$(vqj completion_mean_ns < /tmp/q.busy) rate=$(vqj tx_packets_per_s < /tmp/q.busy)
-	echo "read $i: valid $valid tx_packets_per_s $rate completion mean $mean p99 $p99 ns"
-	if [ "$valid" = true ] && awk -v m="$mean" -v p="$p99" -v r="$rate" \
-		'BEGIN { exit !(m > 0 && p >= m / 2 && r > 0) }'; then
+	# delivery: data front -> back (tx), its ACKs back -> front (rx)
+	txd=$(vqj tx_delivery_p99_ns < /tmp/q.busy) rxd=$(vqj rx_delivery_p99_ns < /tmp/q.busy)
+	echo "read $i: valid $valid tx_packets_per_s $rate completion mean $mean p99 $p99 ns," \
+		"delivery p99 tx $txd rx $rxd ns"
+	if [ "$valid" = true ] && awk -v m="$mean" -v p="$p99" -v r="$rate" -v t="$txd" \
+		-v x="$rxd" 'BEGIN { exit !(m > 0 && p >= m / 2 && r > 0 && t > 0 && x > 0) }'; then
 		got=1
 		break
 	fi
@@ -76,7 +79,7 @@ if [ $got = 0 ]; then
 	sed -n '/"vqpair"/,$p' /tmp/q.busy | head -60
 	ctl status
 	tail -20 $VQDIR/log
-	fail "no latency or rate under load"
+	fail "no latency (completion, delivery) or rate under load"
 fi
 ok "completion mean/p99 and rates under load"
 
