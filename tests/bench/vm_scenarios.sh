@@ -18,7 +18,9 @@
 # --interval, default 200), VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"),
 # VQ_BENCH_GRID (subset of the grid, see bench_scen.sh), VQ_BENCH_B_FRESH (1: measure the
 # winner again, 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run,
-# default 4), VQ_VM_TIMEOUT (default 3600 s here).
+# default 4), VQ_BENCH_NOISE (1, default: an (a') column, the default measured again last in
+# every round; (a')/(a) is the noise between two fresh pairs with the same knobs),
+# VQ_VM_TIMEOUT (default 3600 s here).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tag=${1:-${VQ_BENCH_KERNEL:-7}}
@@ -82,8 +84,10 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 	if (c == "ref") c = "copyref"
 	if (c == "grid") c = "grid:" f["set"]
 	if (c == "b") bset[f["scen"]] = f["set"]
+	if (c == "a2") noise = 1
 	if (!(f["scen"] in seen)) { seen[f["scen"]] = 1; order[++ns] = f["scen"] }
-	if (c != "a" && c != "b" && c != "c" && c != "copyref" && !((f["scen"], f["set"]) in gseen)) {
+	if (c != "a" && c != "b" && c != "c" && c != "a2" && c != "copyref" &&
+	    !((f["scen"], f["set"]) in gseen)) {
 		gseen[f["scen"], f["set"]] = c
 		gorder[f["scen"]] = gorder[f["scen"]] " " f["set"]
 	}
@@ -111,13 +115,22 @@ function copyref(s) {
 	return s SUBSEP "copy" SUBSEP "gbps"
 }
 function row(s, k, label,    ka, kb, kc) {
-	printf "%-7s %-16s %-24s %-24s %-24s\n", s, label, cell(s SUBSEP "a" SUBSEP k),
+	printf "%-7s %-16s %-24s %-24s %-24s", s, label, cell(s SUBSEP "a" SUBSEP k),
 		cell(s SUBSEP "b" SUBSEP k), cell(s SUBSEP "c" SUBSEP k)
+	if (noise) printf " %-24s", cell(s SUBSEP "a2" SUBSEP k)
+	printf "\n"
+}
+# how far a2 (the default again) reads from (a): the same knobs on two fresh pairs
+function noise_of(s, k,    r) {
+	r = ratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
+	return r == "-" ? "-" : sprintf("%.2f", (r > 1 ? r - 1 : 1 - r))
 }
 END {
 	printf "# vqpair live-traffic table, kernel %s, TCG guest: %s\n", tag, hdr
 	printf "# cells: median [min-max] over the runs; n/N! = only n of N runs gave a figure; - = no figure\n"
-	printf "%-7s %-16s %-24s %-24s %-24s\n", "scen", "metric", "(a) default", "(b) best static", "(c) vqtuned"
+	printf "%-7s %-16s %-24s %-24s %-24s", "scen", "metric", "(a) default", "(b) best static", "(c) vqtuned"
+	if (noise) printf " %-24s", "(a'"'"') default again"
+	printf "\n"
 	for (i = 1; i <= ns; i++) {
 		s = order[i]
 		if (s == "rr") { row(s, "p99_us", "p99 us (RTT)"); row(s, "p50_us", "p50 us (RTT)") }
@@ -147,9 +160,11 @@ END {
 	printf "derived (figures, not pass/fail):\n"
 	for (i = 1; i <= ns; i++) {
 		s = order[i]; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
-		printf "  %-7s %-7s (c)/(a) %s   (c)/(b) %s\n", s, k,
+		printf "  %-7s %-7s (c)/(a) %s   (c)/(b) %s", s, k,
 			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
 			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "b" SUBSEP k))
+		if (noise) printf "   noise |(a'"'"')/(a) - 1| %s", noise_of(s, k)
+		printf "\n"
 	}
 	if ("bulkrr" in seen)
 		printf "  bulkrr: (c) p99 = %s of (a)'"'"'s, with (c) bulk = %s of (a)'"'"'s (target bulk >= 0.90)\n",

@@ -4,8 +4,10 @@
 # back through queue 0, each under
 #   (a) the module's default knobs,
 #   (b) the best static setting of a small grid (sweep), measured again on its own,
-#   (c) vqtuned with policies/balanced.json managing vqa, started fresh for every run.
-# After the sweep, (a), (b) and (c) are measured interleaved, run 1 of each, then run 2 ...,
+#   (c) vqtuned with policies/balanced.json managing vqa, started fresh for every run,
+#   (a') the default again, last in each round: (a')/(a) is the bench's own noise, what
+#        two identical settings on two fresh pairs read apart (VQ_BENCH_NOISE=0: skip).
+# After the sweep, (a), (b), (c), (a') are measured interleaved, run 1 of each, then run 2 ...,
 # each on a fresh pair warmed up alike (WARM_S of the scenario's traffic, vqtuned's warm-up
 # in (c)), so that a host whose load drifts over minutes shifts all three alike.
 # Scenarios (metric of the winner in brackets):
@@ -18,14 +20,14 @@
 #           order, so copies behind them wait too: vhost_net's head-of-line stall); the
 #           grid's "copy" entry (zerocopy off) is the copy-mode reference   [higher]
 # One machine-parsable line per run, for tests/bench/vm_scenarios.sh:
-#   bench-cell: scen=S cfg=a|grid|b|c|ref set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
+#   bench-cell: scen=S cfg=a|grid|b|c|a2|ref set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
 # (grid: the sweep, default included; ref: slowzc's copy-mode reference, interleaved too)
 # A run that could not be measured prints error=WHY and no figure; the host fails on it.
 # Everything else a cell prints is prefixed "bench-note: " (tests/vm/run.sh --bench passes
 # only lines that say bench to its output).
 # Env (kernel command line words reach /init's environment): VQ_BENCH_S, VQ_BENCH_RUNS,
 # VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH,
-# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4).
+# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE.
 . /tests/lib.sh
 
 DUR=${VQ_BENCH_S:-4}
@@ -39,6 +41,8 @@ SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
 GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
 B_FRESH=${VQ_BENCH_B_FRESH:-1}
+# 1: (a') measures the default once more per round, the noise floor of every comparison
+NOISE=${VQ_BENCH_NOISE:-1}
 # mkinitramfs.sh copies policies/*.json to /policies
 POLICY=/policies/balanced.json
 # iperf3 streams of every bulk run: four flows share the one queue
@@ -365,7 +369,7 @@ for s in $SCENS; do
 		grep -E "^bench-cell: scen=$s cfg=grid set=$w " /tmp/bs/cells |
 			sed -E 's/ cfg=grid / cfg=b /'
 	fi
-	# (a), (b), (c) interleaved: run r of each before run r + 1 of any
+	# (a), (b), (c), (a') interleaved: run r of each before run r + 1 of any
 	r=1
 	while [ $r -le "$RUNS" ]; do
 		(run_static "$s" a default $r) 2>&1 | notes | tee -a /tmp/bs/cells
@@ -376,6 +380,9 @@ for s in $SCENS; do
 			(run_static "$s" ref copy $r) 2>&1 | notes | tee -a /tmp/bs/cells
 		fi
 		(run_vqtuned "$s" $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		if [ "$NOISE" = 1 ]; then
+			(run_static "$s" a2 default $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		fi
 		r=$((r + 1))
 	done
 	echo "bench-time: scen=$s s=$(( $(cut -d. -f1 /proc/uptime) - ts ))"
