@@ -62,6 +62,9 @@ struct entry {
 	bool reported;		/* its "cannot be restored now" event was sent */
 };
 
+/* a held decision's reason: the guard's words and the law's whole reason (LAW_REASON_MAX) */
+#define EVENT_REASON_MAX	448
+
 struct event {
 	uint64_t id, time_ns;
 	char netns[NETNS_NAME_MAX], device[IFNAMSIZ], knob[32], inst[24];
@@ -69,7 +72,7 @@ struct event {
 	bool has_old, has_new;
 	uint64_t old_, new_;
 	enum act_who who;
-	char reason[256];
+	char reason[EVENT_REASON_MAX];
 	char controller[16], decision[12];	/* "" outside a controller's decision */
 	char *signals;				/* compact JSON object, or NULL */
 };

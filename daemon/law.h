@@ -22,7 +22,8 @@
 #include <stdint.h>
 
 #define LAW_UNKNOWN		NAN
-#define LAW_REASON_MAX		160
+/* a law's reason with its figures; a held one adds the guard's words before it */
+#define LAW_REASON_MAX		320
 /* knob value of a knob the queue does not have (no BQL, not a vqpair, no per-NAPI knobs) */
 #define LAW_KNOB_ABSENT		INT64_MIN
 

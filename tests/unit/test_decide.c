@@ -42,7 +42,7 @@ static struct {
 } writes[MAX_WRITES];
 static unsigned int n_writes;
 static struct {
-	char decision[16], controller[16], knob[32], reason[256];
+	char decision[16], controller[16], knob[32], reason[512];
 	bool has_new;
 	uint64_t new_;
 	json_t *signals;
@@ -79,7 +79,7 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	events[n_events].new_ = new_ ? *new_ : 0;
 	events[n_events].signals = json_incref(ctx_sig);
 	va_start(ap, fmt);
-	vsnprintf(events[n_events].reason, 256, fmt, ap);
+	vsnprintf(events[n_events].reason, sizeof(events[n_events].reason), fmt, ap);
 	va_end(ap);
 	n_events++;
 }
@@ -384,6 +384,10 @@ static void test_write_fails(void **state)
 	assert_int_equal(n_events, 2);
 	assert_string_equal(events[1].decision, "held");
 	assert_non_null(strstr(events[1].reason, "refused write"));
+	/* the law's whole reason, figures and all, follows the guard's words (once cut at 160) */
+	assert_true(strlen(events[1].reason) > 160);
+	assert_non_null(strstr(events[1].reason, "(law: delay "));
+	assert_non_null(strstr(events[1].reason, " B)"));
 	/* retried once the hold (balanced: 30 ticks) is over, and written when it works */
 	fail_writes = false;
 	for (i = 0; i < 30; i++) {
