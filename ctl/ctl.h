@@ -38,6 +38,14 @@ int ctl_parse_u64(const char *s, uint64_t *out);
 int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64_t *out_ms);
 
 /*
+ * Check a --host argument: HOST:PORT, [ADDR6]:PORT (RFC 3986 section 3.2.2, zone as RFC
+ * 6874 allows), either one after "http://" or "https://", optionally followed by '/'s.
+ * HOST is a name or IPv4 address (letters, digits, '.', '-', '_'); PORT is 1..65535 in
+ * decimal. Returns 0 or -EINVAL. Names are not resolved here.
+ */
+int ctl_parse_host(const char *s);
+
+/*
  * Percent-encode one URL path segment or query value (RFC 3986 section 2.1): every byte
  * but the unreserved set ALPHA / DIGIT / "-" / "." / "_" / "~" (section 2.3) becomes %HH,
  * exactly as curl_easy_escape() does. len is the byte count (names may hold any byte).

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+#include <strings.h>
+
 #include "ctl.h"
 
 /* Milliseconds per second, for --timeout/--interval parsing. */
@@ -24,6 +27,74 @@
 #define CTL_S_PER_MIN		60ULL
 #define CTL_S_PER_HOUR		3600ULL
 #define CTL_S_PER_DAY		86400ULL
+
+/* RFC 1035 section 2.3.4: a host name is at most 253 characters in text form. */
+#define CTL_HOSTNAME_MAX	253
+/* TCP ports are 1..65535 (0 is not a port one can connect to). */
+#define CTL_PORT_MAX		65535UL
+/* Longest decimal port: "65535". */
+#define CTL_PORT_DIGITS_MAX	5
+/* Characters of a host name or IPv4 address (RFC 1123 section 2.1; '_' as DNS allows it). */
+#define CTL_HOST_CHARS		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_"
+
+/* "[ADDR6]" or "[ADDR6%ZONE]" at *p (RFC 6874); advances *p past ']'. 0 or -EINVAL. */
+static int ctl_host_ipv6(const char **p)
+{
+	char a[INET6_ADDRSTRLEN];
+	const char *end = strchr(*p, ']');
+	size_t n = end ? (size_t)(end - *p - 1) : 0;
+	struct in6_addr a6;
+	char *zone;
+
+	if (!n || n >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, *p + 1, n);
+	a[n] = '\0';
+	zone = strchr(a, '%');
+	if (zone) {
+		*zone++ = '\0';
+		if (!*zone || zone[strspn(zone, CTL_HOST_CHARS "%")])
+			return -EINVAL;
+	}
+	if (inet_pton(AF_INET6, a, &a6) != 1)
+		return -EINVAL;
+	*p = end + 1;
+	return 0;
+}
+
+int ctl_parse_host(const char *s)
+{
+	const char *p = s;
+	unsigned long port = 0;
+	size_t n;
+
+	if (!strncasecmp(p, "http://", strlen("http://")))
+		p += strlen("http://");
+	else if (!strncasecmp(p, "https://", strlen("https://")))
+		p += strlen("https://");
+	else if (strstr(p, "://"))
+		return -EINVAL;
+	if (*p == '[') {
+		if (ctl_host_ipv6(&p))
+			return -EINVAL;
+	} else {
+		n = strspn(p, CTL_HOST_CHARS);
+		if (!n || n > CTL_HOSTNAME_MAX || *p == '.' || *p == '-')
+			return -EINVAL;
+		p += n;
+	}
+	if (*p++ != ':')
+		return -EINVAL;
+	n = strspn(p, "0123456789");
+	if (!n || n > CTL_PORT_DIGITS_MAX)
+		return -EINVAL;
+	port = strtoul(p, NULL, 10);
+	if (!port || port > CTL_PORT_MAX)
+		return -EINVAL;
+	/* a URL may end in slashes; anything else after the port is not ours to guess */
+	p += n;
+	return p[strspn(p, "/")] ? -EINVAL : 0;
+}
 
 int ctl_parse_u64(const char *s, uint64_t *out)
 {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <curl/curl.h>
 
 #include "ctl.h"
@@ -57,28 +58,53 @@ static size_t ctl_write_cb(char *p, size_t size, size_t n, void *arg)
 	return add;
 }
 
+/* Opens the token file for reading; prints why not (naming -T and the path) and gives NULL. */
+static FILE *ctl_open_token(const char *file)
+{
+	struct stat st;
+	FILE *f = fopen(file, "re");
+
+	if (!f) {
+		fprintf(stderr, CTL_PROG ": -T/--token-file: cannot open '%s': %s\n", file,
+			strerror(errno));
+		return NULL;
+	}
+	/* a directory opens fine and then reads as EISDIR: say what is wrong instead */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, CTL_PROG ": -T/--token-file: '%s' is a directory, not a file "
+			"holding the token\n", file);
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 /* Reads the token file's first line, trailing whitespace stripped. */
 static struct curl_slist *ctl_read_token(const char *file)
 {
 	char line[CTL_TOKEN_MAX_BYTES + 2], *hdr = NULL;
 	struct curl_slist *l = NULL;
-	FILE *f = fopen(file, "re");
+	FILE *f = ctl_open_token(file);
 	size_t n;
 
-	if (!f) {
-		fprintf(stderr, CTL_PROG ": cannot open token file %s: %s\n", file,
-			strerror(errno));
+	if (!f)
 		return NULL;
-	}
-	if (!fgets(line, sizeof(line), f))
+	if (!fgets(line, sizeof(line), f)) {
+		if (ferror(f)) {
+			fprintf(stderr, CTL_PROG ": -T/--token-file: cannot read '%s': %s\n", file,
+				strerror(errno));
+			fclose(f);
+			return NULL;
+		}
 		line[0] = '\0';
+	}
 	fclose(f);
 	n = strlen(line);
 	while (n && isspace((unsigned char)line[n - 1]))
 		line[--n] = '\0';
 	if (!n || n > CTL_TOKEN_MAX_BYTES) {
-		fprintf(stderr, CTL_PROG ": token file %s: %s\n", file,
-			n ? "token too long" : "empty");
+		fprintf(stderr, CTL_PROG ": -T/--token-file: '%s': %s\n", file,
+			n ? "token too long" : "empty (the token is its first line)");
 		return NULL;
 	}
 	if (asprintf(&hdr, "Authorization: Bearer %s", line) < 0)

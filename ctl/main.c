@@ -78,7 +78,8 @@ static void ctl_help(FILE *f)
 		"be the raw name or its display form (\\xHH escapes). VALUE is an unsigned\n"
 		"decimal integer.\n\n"
 		"Exit status: 0 success, 1 the server answered with an error, 2 bad command line\n"
-		"or input file, 3 vqtuned could not be reached, 4 device or knob not found (404).\n");
+		"or input file, 3 vqtuned could not be reached, 4 device, knob or queue not\n"
+		"found (404).\n");
 }
 
 static void ctl_cmd_help(const struct ctl_cmd *c, FILE *f)
@@ -96,7 +97,8 @@ static void ctl_cmd_help(const struct ctl_cmd *c, FILE *f)
 			"  --napi-id N  only the NAPI instance with this id\n"
 			"  --disruptive  accept a knob that resets the device (rings, channels)\n");
 	else if (!strcmp(c->word, "release"))
-		fprintf(f, "\n  --queue N  release only queue N's instance (default: all)\n");
+		fprintf(f, "\n  --queue N  release only queue N's instance (default: all); a queue\n"
+			"             the knob has no instance on is an error (exit status 4)\n");
 	else if (!strcmp(c->word, "policy"))
 		fprintf(f, "\n  show           print the policy as KEY = VALUE lines\n"
 			"  load FILE      replace the policy with FILE's JSON object (\"-\": stdin);\n"
@@ -239,8 +241,10 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 	}
 	if (!*a->conn.socket_path)
 		return ctl_usage_error(NULL, "--socket: empty path");
-	if (a->conn.host && !*a->conn.host)
-		return ctl_usage_error(NULL, "--host: empty address");
+	if (a->conn.host && ctl_parse_host(a->conn.host))
+		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "
+				       VQ_DEFAULT_TCP ", [::1]:9477 or http://HOST:PORT)",
+				       a->conn.host);
 	if (optind >= argc)
 		return ctl_usage_error(NULL, "no command given");
 	a->cmd_index = optind;

@@ -161,6 +161,28 @@ static void ctl_text_knobs(json_t *knobs)
 	ctl_table_free(t);
 }
 
+/*
+ * Why the "ro" knobs of a managed device cannot be written (docs/api.md read_only_reason),
+ * once per knob name: "ro: combined-channels: the tun driver cannot change ...". On an
+ * unmanaged device every knob is ro for the reason the header already gives.
+ */
+static void ctl_text_ro_reasons(json_t *knobs)
+{
+	const char *prev = NULL;
+	json_t *k;
+	size_t i;
+
+	json_array_foreach(knobs, i, k) {
+		const char *name = ctl_str(k, "name");
+		const char *why = json_string_value(json_object_get(k, "read_only_reason"));
+
+		if (!why || (prev && !strcmp(prev, name)))
+			continue;
+		printf("  ro: %s: %s\n", name, why);
+		prev = name;
+	}
+}
+
 void ctl_text_device(json_t *r)
 {
 	char a[CTL_CELL_BYTES], b[CTL_CELL_BYTES], c[CTL_CELL_BYTES], d[CTL_CELL_BYTES];
@@ -180,6 +202,8 @@ void ctl_text_device(json_t *r)
 	}
 	putchar('\n');
 	ctl_text_knobs(knobs);
+	if (json_is_true(json_object_get(r, "managed")))
+		ctl_text_ro_reasons(knobs);
 }
 
 /* Adds one queue row: counters, rates, and for TX queues tx-stop/tx-wake and BQL. */

@@ -1,8 +1,10 @@
 #!/bin/bash
 # vqtunectl's exit statuses and messages as vqtunectl(8) documents them: 3 when the daemon
 # cannot be reached (naming the socket), 4 for an unknown device, 2 for a VALUE that is not
-# an unsigned decimal integer (refused before anything is sent), 0 otherwise; --json status,
-# events --since and watch --count on a non-terminal.
+# an unsigned decimal integer, a -T naming a directory or a -H that is not HOST:PORT (all
+# refused before anything is sent, naming the option), 4 for release --queue N of a queue
+# without an instance, 0 otherwise; --json status, events --since and watch --count on a
+# non-terminal.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -16,6 +18,30 @@ events() { vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["events"]'; }
 "$VQTUNECTL" -s "$NOSOCK" status >/dev/null 2>"$VQ_TMP/err"
 check "status on a missing socket: exit code" 3 $?
 check_true "... stderr names the path ($(cat "$VQ_TMP/err"))" grep -qF "$NOSOCK" "$VQ_TMP/err"
+
+# -T naming a directory: a usage error that says so, naming the option and the path
+mkdir "$VQ_TMP/tokdir"
+vq_ctl -T "$VQ_TMP/tokdir" status >/dev/null 2>"$VQ_TMP/err"
+check "-T DIRECTORY: exit code" 2 $?
+check_true "... stderr names -T, the path and 'is a directory' ($(cat "$VQ_TMP/err"))" \
+	grep -qF -- "-T/--token-file: '$VQ_TMP/tokdir' is a directory" "$VQ_TMP/err"
+"$VQTUNECTL" -s "$NOSOCK" -T "$VQ_TMP/tokdir" status >/dev/null 2>&1
+check "-T DIRECTORY with no daemon: exit code (refused before connecting)" 2 $?
+
+# -H that is not HOST:PORT: a usage error naming -H and the value, nothing sent
+for h in garbage 'two words:1' host:0 host:65536 host:port '[::1]' '[zz]:1' :9477 \
+	ftp://h:9477 'http://' 'h:9477/x'; do
+	"$VQTUNECTL" -H "$h" status >/dev/null 2>"$VQ_TMP/err"
+	check "-H '$h': exit code" 2 $?
+	check_true "... stderr names -H and the value ($(head -1 "$VQ_TMP/err"))" \
+		grep -qF -- "-H/--host: '$h' is not HOST:PORT" "$VQ_TMP/err"
+done
+# well-formed but nobody listens: past the syntax check, so "cannot reach" (3)
+PORT=$(vq_free_port) || exit $KSFT_FAIL
+for h in "127.0.0.1:$PORT" "http://127.0.0.1:$PORT/" "[::1]:$PORT"; do
+	"$VQTUNECTL" -H "$h" status >/dev/null 2>"$VQ_TMP/err"
+	check "-H '$h' (no listener): exit code" 3 $?
+done
 
 vq_ctl device "$B:nodev" >/dev/null 2>"$VQ_TMP/err"
 check "device on an unknown device: exit code" 4 $?
@@ -49,6 +75,29 @@ vq_ctl events --since 0 >"$VQ_TMP/events"
 check "events --since 0: exit code" 0 $?
 check_true "events --since 0 lists the change ($(head -1 "$VQ_TMP/events"))" \
 	grep -Eq "manual +$B:vb +gro-flush-timeout/napi-[0-9]+ +$orig -> 12345" "$VQ_TMP/events"
+# release --queue N: a queue without an instance of the knob is an error naming the queue
+vq_ctl release "$B:vb" gro-flush-timeout --queue 7 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+check "release --queue 7 (vb has 2 queues): exit code" 4 $?
+check_true "... stderr names queue 7 ($(cat "$VQ_TMP/err"))" \
+	grep -q 'vb has no gro-flush-timeout instance on queue 7 .*(not_found, field queue)' \
+	"$VQ_TMP/err"
+check "... nothing on stdout" "" "$(cat "$VQ_TMP/out")"
+# veth ties no NAPI to a queue: the error lists the instances there are instead
+check_true "... and lists the instances (napi-N)" \
+	grep -Eq '\(its instances: napi-[0-9]+ napi-[0-9]+\)' "$VQ_TMP/err"
+pinned() {
+	vq_api GET "/v1/devices/$B:vb" | cut -d' ' -f2- |
+		vq_json 'sum(k["pinned"] for k in d["knobs"] if k["name"] == "gro-flush-timeout")'
+}
+check "... both pins still in place" 2 "$(pinned)"
+vq_ctl release "$B:vb" rx-channels --queue 0 >/dev/null 2>"$VQ_TMP/err"
+check "release of a device-wide knob with --queue 0: exit code" 4 $?
+check_true "... stderr says it is device-wide ($(cat "$VQ_TMP/err"))" \
+	grep -qF 'no rx-channels instance on queue 0 (a device-wide knob: leave out the queue)' \
+	"$VQ_TMP/err"
+check "release without --queue: both instances" "released 2" \
+	"$(vq_ctl release "$B:vb" gro-flush-timeout)"
+check "... no pin left" 0 "$(pinned)"
 last=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json 'd["events"][-1]["id"]')
 check "events --since <last id> lists nothing" "" "$(vq_ctl events --since "$last")"
 

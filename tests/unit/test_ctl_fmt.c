@@ -69,6 +69,29 @@ static void test_parse_seconds(void **state)
 	assert_int_equal(ms, 1);
 }
 
+/* -H: HOST:PORT, [ADDR6]:PORT, optionally as an http(s) URL; the rest is refused */
+static void test_parse_host(void **state)
+{
+	static const char *const good[] = {
+		"127.0.0.1:9477", "localhost:1", "vq-host_1.example:65535", "[::1]:9477",
+		"[fe80::1%eth0]:80", "http://127.0.0.1:9477", "HTTPS://h:443/", "http://[::1]:1//",
+	};
+	static const char *const bad[] = {
+		"", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "h:123456",
+		"h:80x", "h:80/path", ":80", "[::1]", "[::1:80", "[zz::1]:80", "[::1%]:80",
+		"ftp://h:21", "-h:80", ".h:80", "h h:80", "h:-1",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(ctl_parse_host(good[i]), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (ctl_parse_host(bad[i]) != -EINVAL)
+			fail_msg("-H '%s' accepted", bad[i]);
+	}
+}
+
 static void test_url_escape(void **state)
 {
 	/* unreserved bytes stay, everything else is %HH upper-case (RFC 3986 2.1, 2.3) */
@@ -236,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_parse_u64_accepts),
 		cmocka_unit_test(test_parse_u64_rejects),
 		cmocka_unit_test(test_parse_seconds),
+		cmocka_unit_test(test_parse_host),
 		cmocka_unit_test(test_url_escape),
 		cmocka_unit_test(test_dev_path),
 		cmocka_unit_test(test_dev_selector),
