@@ -131,13 +131,16 @@ const char *knob_scope_name(enum knob_scope s)
 	return n[s];
 }
 
+static const char *const knob_prov_names[] = {
+	[KP_SYSFS_BQL] = "sysfs-bql", [KP_SYSFS_NAPI] = "sysfs-napi",
+	[KP_NETDEV_NAPI] = "netdev-napi", [KP_ETH_COALESCE] = "ethtool-coalesce",
+	[KP_ETH_RINGS] = "ethtool-rings", [KP_ETH_CHANNELS] = "ethtool-channels",
+	[KP_VQPAIR] = "vqpair",
+};
+
 const char *knob_prov_name(enum knob_prov p)
 {
-	static const char *const n[] = { "sysfs-bql", "sysfs-napi", "netdev-napi",
-					 "ethtool-coalesce", "ethtool-rings", "ethtool-channels",
-					 "vqpair" };
-
-	return n[p];
+	return knob_prov_names[p];
 }
 
 static bool is_napi_knob(enum knob_id k)
@@ -350,6 +353,55 @@ int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
 		return -ERANGE;
 	}
 	return 0;
+}
+
+/* ethtool operation behind a provider, or -1 for the providers that are not ethtool's */
+static int eth_op_of(enum knob_prov p)
+{
+	switch (p) {
+	case KP_ETH_COALESCE:
+		return ETH_OP_COALESCE;
+	case KP_ETH_RINGS:
+		return ETH_OP_RINGS;
+	case KP_ETH_CHANNELS:
+		return ETH_OP_CHANNELS;
+	default:
+		return -1;
+	}
+}
+
+int knob_writable_from(const struct device *d, const struct knob_inst *ki, int probe_err,
+		       char *why, size_t whylen)
+{
+	/* what the driver cannot change, and the ethtool_ops member it lacks */
+	static const char *const what[] = {
+		[ETH_OP_COALESCE] = "its interrupt coalescing (no ethtool set_coalesce)",
+		[ETH_OP_RINGS] = "its ring sizes (no ethtool set_ringparam)",
+		[ETH_OP_CHANNELS] = "its channel counts (no ethtool set_channels)",
+	};
+	int op = eth_op_of(ki->prov);
+
+	why[0] = '\0';
+	if (!d->managed) {
+		snprintf(why, whylen, "device not managed: observed read-only");
+		return 0;
+	}
+	if (op < 0 || probe_err != -EOPNOTSUPP)
+		return 1;
+	snprintf(why, whylen, "the %s driver cannot change %s",
+		 d->driver[0] ? d->driver : d->kind[0] ? d->kind : "device's", what[op]);
+	return 0;
+}
+
+int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
+{
+	char err[256];
+	int op = eth_op_of(ki->prov), ret = 0;
+
+	/* no ethtool socket: no ethtool instance either, nothing to ask */
+	if (d->managed && op >= 0 && d->ns->eth)
+		ret = eth_set_probe(d->ns->eth, d->ifindex, op, err, sizeof(err));
+	return knob_writable_from(d, ki, ret, why, whylen);
 }
 
 /* Store a read-back value of knob @k into the NAPI model @n (the view reads the model). */

@@ -102,6 +102,18 @@ int knob_find(const struct device *d, enum knob_id k, const char *inst, struct k
  * Range check: 0, or -ERANGE with a message naming the bound in @err.
  */
 int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen);
+/*
+ * Whether @ki can be written on @d: 1, or 0 with the reason in @why (one clause, no device
+ * or knob name: "the tun driver cannot change its channel counts (no ethtool set_channels)").
+ * An unmanaged device is never written ("device not managed: observed read-only"). For the
+ * ethtool providers the kernel is asked with eth_set_probe() (a SET that changes nothing),
+ * so a driver without the set operation (vqpair, tun for channels) is known before any
+ * write; any answer but -EOPNOTSUPP leaves the knob writable and lets the write tell.
+ */
+int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen);
+/* The verdict of knob_writable() for a probe answer @probe_err (0 or -errno); no I/O. */
+int knob_writable_from(const struct device *d, const struct knob_inst *ki, int probe_err,
+		       char *why, size_t whylen);
 /* Read the value from the kernel now. 0 or -errno (message in @err). */
 int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
 	      size_t errlen);

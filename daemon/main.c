@@ -65,7 +65,7 @@ static void usage(FILE *f)
 		"Usage: vqtuned [OPTIONS]\n"
 		"  -s, --socket PATH      unix socket of the API (default %s)\n"
 		"  -l, --listen ADDR:PORT also serve the API on TCP, read-only unless --token-file\n"
-		"  -t, --token-file FILE  bearer token that allows writes over TCP\n"
+		"  -t, --token-file FILE  bearer token that allows writes over TCP (needs --listen)\n"
 		"  -S, --state-dir DIR    journal of original knob values (default %s)\n"
 		"  -i, --interval MS      sampling tick, %d..%d ms (default %d)\n"
 		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
@@ -156,6 +156,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "vqtuned: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	/* the token only guards TCP writes: alone it would be silently useless */
+	if (o->token_file && !o->listen) {
+		fprintf(stderr, "vqtuned: --token-file needs --listen: the token allows writes "
+			"on the TCP listener only (the unix socket is guarded by its file mode)\n");
 		return -EINVAL;
 	}
 	return 0;

@@ -332,6 +332,26 @@ int eth_channels_set(struct eth_sock *s, int ifindex, enum eth_chan_field which,
 	return eth_set(s, ETHTOOL_MSG_CHANNELS_SET, ifindex, &m[which], value, err, errlen);
 }
 
+int eth_set_probe(struct eth_sock *s, int ifindex, enum eth_op op, char *err, size_t errlen)
+{
+	static const uint8_t cmd[] = {
+		[ETH_OP_COALESCE] = ETHTOOL_MSG_COALESCE_SET,
+		[ETH_OP_RINGS] = ETHTOOL_MSG_RINGS_SET,
+		[ETH_OP_CHANNELS] = ETHTOOL_MSG_CHANNELS_SET,
+	};
+	char buf[GENL_REQ_BYTES];
+	struct genl_ack ack = { .err = err, .errlen = errlen };
+	struct nlmsghdr *nlh;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (ifindex <= 0 || (unsigned int)op >= ETH_N_OF(cmd))
+		return -EINVAL;
+	/* header only: no attribute, so nothing to modify (see nl_ethtool.h) */
+	nlh = eth_req(buf, s, cmd[op], NLM_F_ACK, ifindex, ETHTOOL_FLAG_OMIT_REPLY);
+	return genl_run(&s->g, nlh, genl_ack_only_cb, &ack);
+}
+
 int eth_parse_ack(const struct nlmsghdr *nlh, char *err, size_t errlen)
 {
 	return genl_parse_ack(nlh, err, errlen);

@@ -64,6 +64,19 @@ int eth_channels_get(struct eth_sock *s, int ifindex, struct eth_channels *out,
 int eth_channels_set(struct eth_sock *s, int ifindex, enum eth_chan_field which,
 		     uint32_t value, char *err, size_t errlen);
 
+/* The three ethtool SET operations vqtune uses. */
+enum eth_op { ETH_OP_COALESCE, ETH_OP_RINGS, ETH_OP_CHANNELS };
+
+/*
+ * Ask whether the driver of @ifindex implements SET @op, changing nothing: a *_SET request
+ * with only the header. The kernel refuses it with -EOPNOTSUPP when the driver lacks the set
+ * operation (ethtool_ops .set_coalesce / .set_ringparam / .set_channels), and otherwise
+ * finds nothing to change and answers 0 without calling the driver (net/ethtool/channels.c
+ * "if (!mod)", likewise rings.c and coalesce.c). Needs CAP_NET_ADMIN like any SET.
+ * Returns 0 (supported), -EOPNOTSUPP, or another -errno (unknown: let a write tell).
+ */
+int eth_set_probe(struct eth_sock *s, int ifindex, enum eth_op op, char *err, size_t errlen);
+
 /*
  * Reply parsers used by the getters, exposed for unit tests: one *_GET_REPLY message
  * (genlmsghdr + attributes). Unknown attributes are skipped. 0 or -EBADMSG (bad size).

@@ -94,19 +94,41 @@ int view_devices(json_t **out)
 	return 200;
 }
 
-static json_t *knob_json(const struct device *d, const struct knob_inst *ki)
+/* a read-only verdict per provider, taken once per device view (knob_writable() may ask) */
+struct ro_cache {
+	int verdict[KP_VQPAIR + 1];		/* -1 not asked, 0 read-only, 1 writable */
+	char why[KP_VQPAIR + 1][192];
+};
+
+/*
+ * "writable" of one knob: the device is managed and its driver has the set operation (a
+ * driver without it is known before any write, knob.h knob_writable()); a knob that is not
+ * writable carries "read_only_reason".
+ */
+static void knob_ro(struct device *d, const struct knob_inst *ki, struct ro_cache *rc, json_t *o)
+{
+	if (rc->verdict[ki->prov] < 0)
+		rc->verdict[ki->prov] = knob_writable(d, ki, rc->why[ki->prov],
+						      sizeof(rc->why[ki->prov]));
+	json_object_set_new(o, "writable", json_boolean(rc->verdict[ki->prov]));
+	if (!rc->verdict[ki->prov])
+		json_object_set_new(o, "read_only_reason", json_string(rc->why[ki->prov]));
+}
+
+static json_t *knob_json(struct device *d, const struct knob_inst *ki, struct ro_cache *rc)
 {
 	const struct knob_desc *kd = &knob_table[ki->k];
 	uint64_t orig;
 	bool changed = act_original(d, ki->k, ki->inst, &orig);
 	json_t *o;
 
-	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:b, s:b, s:b, s:b, s:b}",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:b, s:b, s:b, s:b}",
 		      "name", kd->name, "scope", knob_scope_name(ki->scope), "instance", ki->inst,
 		      "unit", kd->unit, "min", (json_int_t)ki->min, "max", (json_int_t)ki->max,
 		      "provider", knob_prov_name(ki->prov), "disruptive", kd->disruptive,
-		      "writable", d->managed, "pinned", act_pinned(d, ki->k, ki->inst),
+		      "pinned", act_pinned(d, ki->k, ki->inst),
 		      "controlled", decide_controls(d, ki->k, ki->inst), "changed", changed);
+	knob_ro(d, ki, rc, o);
 	json_object_set_new(o, "value", ki->has_value ? json_integer(ki->value) : json_null());
 	json_object_set_new(o, "original", changed ? json_integer(orig) : json_null());
 	if (ki->queue >= 0)
@@ -119,11 +141,13 @@ static json_t *knob_json(const struct device *d, const struct knob_inst *ki)
 int view_device(const char *sel, json_t **out)
 {
 	static struct knob_inst inst[DEV_MAX_QUEUES];
+	struct ro_cache rc;
 	struct device *d;
 	json_t *o, *knobs = json_array();
 	unsigned int n, i;
 	int k, st;
 
+	memset(rc.verdict, 0xff, sizeof(rc.verdict));	/* -1: not asked yet */
 	st = dev_or_error(sel, &d, out);
 	if (st) {
 		json_decref(knobs);
@@ -132,7 +156,7 @@ int view_device(const char *sel, json_t **out)
 	for (k = 0; k < K_NUM; k++) {
 		n = knob_instances(d, k, inst, DEV_MAX_QUEUES);
 		for (i = 0; i < n && i < DEV_MAX_QUEUES; i++)
-			json_array_append_new(knobs, knob_json(d, &inst[i]));
+			json_array_append_new(knobs, knob_json(d, &inst[i], &rc));
 	}
 	o = dev_json(d);
 	json_object_set_new(o, "knobs", knobs);

@@ -70,6 +70,42 @@ static unsigned int select_insts(const struct device *d, enum knob_id k, int64_t
 	return m;
 }
 
+/* Instance names shown in a "no instance on queue N" error: enough to pick the right one. */
+#define HINT_INSTANCES	4
+
+/*
+ * 422 when @d lacks knob @k altogether, else 404 naming queue @q, with what exists instead:
+ * "a device-wide knob", or the first few instance names (NAPI instances of a driver that
+ * does not tie its NAPIs to queues have no queue at all).
+ */
+static int no_instance(const struct device *d, enum knob_id k, long q, json_t **out)
+{
+	static struct knob_inst some[HINT_INSTANCES];
+	char shown[4 * IFNAMSIZ + 1], hint[HINT_INSTANCES * sizeof(some[0].inst) + 32] = "";
+	unsigned int n, i;
+	size_t len = 0;
+
+	util_name_display(d->name, shown, sizeof(shown));
+	n = knob_instances(d, k, some, HINT_INSTANCES);
+	if (!n) {
+		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob",
+				  "%s is not supported by this device or kernel", knob_table[k].name);
+		return 422;
+	}
+	if (some[0].scope == KS_DEVICE) {
+		snprintf(hint, sizeof(hint), " (a device-wide knob: leave out the queue)");
+	} else {
+		len = (size_t)snprintf(hint, sizeof(hint), " (its instances:");
+		for (i = 0; i < n && i < HINT_INSTANCES && len < sizeof(hint); i++)
+			len += (size_t)snprintf(hint + len, sizeof(hint) - len, " %s", some[i].inst);
+		if (len < sizeof(hint))
+			snprintf(hint + len, sizeof(hint) - len, "%s)", n > HINT_INSTANCES ? " ..." : "");
+	}
+	*out = apierr_new(VQ_ERR_NOT_FOUND, "queue", "%s has no %s instance on queue %ld%s",
+			  shown, knob_table[k].name, q, hint);
+	return 404;
+}
+
 int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 {
 	static const char *const fields[] = { "value", "queue", "napi_id", "disruptive", NULL };
@@ -104,22 +140,25 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	if (st > 1)
 		return st;
 
+	n = select_insts(d, k, queue, napi_id, sel, DEV_MAX_QUEUES);
+	/* a knob the driver cannot set is refused before the consent it would need */
+	if (n && !knob_writable(d, &sel[0], err, sizeof(err))) {
+		util_name_display(d->name, shown, sizeof(shown));
+		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob", "%s is not writable on %s: %s",
+				  knob, shown, err);
+		return 422;
+	}
 	if (knob_table[k].disruptive && !disruptive) {
 		*out = apierr_new(VQ_ERR_CONFLICT, "disruptive",
 				  "%s may reset the device's queues: send \"disruptive\":true to accept",
 				  knob);
 		return 409;
 	}
-	n = select_insts(d, k, queue, napi_id, sel, DEV_MAX_QUEUES);
 	if (!n) {
-		if (!knob_instances(d, k, sel, 0)) {
-			*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob",
-					  "%s is not supported by this device or kernel", knob);
-			return 422;
-		}
-		*out = apierr_new(VQ_ERR_NOT_FOUND, queue >= 0 ? "queue" : "napi_id",
-				  "%s has no instance on that %s", knob,
-				  queue >= 0 ? "queue" : "NAPI");
+		if (queue >= 0 || !knob_instances(d, k, sel, 0))
+			return no_instance(d, k, queue, out);
+		*out = apierr_new(VQ_ERR_NOT_FOUND, "napi_id", "napi_id %" PRId64 ": %s has no "
+				  "instance on that NAPI", napi_id, knob);
 		return 404;
 	}
 	/* all instances are range-checked before the kernel sees any value */
@@ -192,6 +231,9 @@ int view_knob_release(const char *dev, const char *knob, const char *queue, json
 		released = act_release(d, k, NULL);
 	} else {
 		n = select_insts(d, k, q, -1, sel, DEV_MAX_QUEUES);
+		/* as for a set: a queue the knob has no instance on is an error, not "0 released" */
+		if (!n)
+			return no_instance(d, k, q, out);
 		for (i = 0; i < n; i++)
 			released += act_release(d, k, sel[i].inst);
 	}

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Bad requests to the write API: each gets its documented status, error code and field, the
 # daemon keeps serving after every one, and none of them reaches the kernel or the journal.
+# Also: a release of a queue without an instance of the knob is 404 naming the queue, and
+# vqtuned refuses --token-file without --listen.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -33,6 +35,9 @@ unknown_dev|PUT|/v1/devices/$B:nodev/knobs/defer-hard-irqs|{"value":1}|
 get_put_path|GET|$K/defer-hard-irqs||
 get_restore|GET|/v1/restore||
 release_typo|DELETE|$K/defer-hard-irqs?queu=0||
+release_noqueue|DELETE|$K/defer-hard-irqs?queue=7||
+release_devwide|DELETE|$K/rx-channels?queue=0||
+release_unsupported|DELETE|$K/busyloop-us?queue=0||
 events_dup|GET|/v1/events?limit=1&limit=99999999999||
 events_unknown|GET|/v1/events?x=1||
 EOF
@@ -91,6 +96,9 @@ expect unknown_dev 404 not_found dev 'nodev'
 expect get_put_path 405 method_not_allowed '*' 'PUT'
 check "get_restore: status" 405 "$(reply get_restore 2)"
 expect release_typo 400 invalid_field queu 'not a parameter'
+expect release_noqueue 404 not_found queue '^vb has no defer-hard-irqs instance on queue 7 '
+expect release_devwide 404 not_found queue 'rx-channels instance on queue 0 \(a device-wide'
+expect release_unsupported 422 unsupported knob 'busyloop-us is not supported'
 expect events_dup 400 invalid_field limit 'more than once'
 expect events_unknown 400 invalid_field x 'not a parameter'
 
@@ -114,5 +122,16 @@ check_true "... no file path in the message" eval '! grep -q / <<<"$msg"'
 check_true "... the run dir not named" eval '! grep -qF "$VQ_TMP" <<<"$out"'
 vq_ctl restore >/dev/null
 check "restore exit code" 0 $?
+
+# --token-file without --listen would guard nothing: vqtuned refuses to start (2, usage),
+# naming both options, before it binds its socket or opens its state directory
+printf 'secret\n' >"$VQ_TMP/token"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/tok.sock" -S "$VQ_TMP/tokstate" \
+	--token-file "$VQ_TMP/token" >"$VQ_TMP/tok.out" 2>&1
+check "vqtuned --token-file without --listen: exit code" 2 $?
+check_true "... message names --token-file and --listen ($(cat "$VQ_TMP/tok.out"))" \
+	grep -q -- '--token-file needs --listen' "$VQ_TMP/tok.out"
+check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
+check_true "... no state directory made" test ! -e "$VQ_TMP/tokstate"
 check "NAPI values of vb restored" "$napi_before" "$(vq_napi_lines "$B" "$IFX")"
 vq_done

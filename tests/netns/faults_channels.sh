@@ -4,7 +4,8 @@
 # spike (more than SPIKE_X times the highest rate of the second before the first change,
 # the signature of a counter reset or a generation mix-up); the generation grows by exactly
 # one per change, the queue count goes 2 -> 1 -> 2, and the interval across each change
-# carries no rate (valid:false) or shows the new queue count.
+# carries no rate (valid:false) or shows the new queue count. Then a tun device: channels
+# that the driver reports but cannot set are listed read-only and refused with a 4xx.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -145,4 +146,41 @@ check "generation grows by 2 over the two changes" 2 "$(v generation_growth)"
 check "rx queue count in the JSON" "2->1->2" "$(v rx_queue_counts)"
 check "interval across change 1 invalid or recounted" yes "$(v change1_marked)"
 check "interval across change 2 invalid or recounted" yes "$(v change2_marked)"
+
+# A driver that reports channels but cannot set them (tun: .get_channels, no .set_channels,
+# drivers/net/tun.c; vqpair is the same), standing in for vqpair, whose module this host
+# cannot load. Its combined-channels is listed read-only with the reason, and a write is a
+# 4xx naming the knob and the reason, not the kernel's 502, with or without consent.
+ip -n "$B" tuntap add tp0 mode tap || exit $KSFT_FAIL
+vq_wait_code 200 GET "/v1/devices/$B:tp0" 5 >/dev/null
+knob() {
+	vq_api GET "/v1/devices/$B:$1" | cut -d' ' -f2- |
+		vq_json "[(k['writable'], k.get('read_only_reason')) for k in d['knobs'] if k['name'] == '$2']"
+}
+REASON='the tun driver cannot change its channel counts (no ethtool set_channels)'
+check "tp0 combined-channels: not writable, with the reason" "[(False, '$REASON')]" \
+	"$(knob tp0 combined-channels)"
+check "vb rx-channels (veth has set_channels): writable, no reason" "[(True, None)]" \
+	"$(knob vb rx-channels)"
+vq_ctl knobs "$B:tp0" >"$VQ_TMP/knobs"
+check_true "vqtunectl knobs: combined-channels flagged ro ($(grep combined "$VQ_TMP/knobs" | head -1))" \
+	grep -Eq '^combined-channels .* disruptive,ro$' "$VQ_TMP/knobs"
+check_true "vqtunectl knobs: the reason under the table" \
+	grep -qxF "  ro: combined-channels: $REASON" "$VQ_TMP/knobs"
+ev0=$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["events"]')
+for body in '{"value":1,"disruptive":true}' '{"value":1}'; do
+	out=$(vq_api PUT "/v1/devices/$B:tp0/knobs/combined-channels" "$body")
+	check "PUT $body on tp0 combined-channels: status" 422 "${out%% *}"
+	check "... error code, field and message" \
+		"unsupported|knob|combined-channels is not writable on tp0: $REASON" \
+		"$(cut -d' ' -f2- <<<"$out" |
+			vq_json 'd["error"]["code"] + "|" + d["error"]["field"] + "|" + d["error"]["message"]')"
+done
+vq_ctl set "$B:tp0" combined-channels 1 --disruptive >/dev/null 2>"$VQ_TMP/err"
+check "vqtunectl set of it: exit code (1: the server refused)" 1 $?
+check_true "... stderr names the knob and the reason ($(cat "$VQ_TMP/err"))" \
+	grep -qF "combined-channels is not writable on tp0: $REASON (unsupported, field knob)" \
+	"$VQ_TMP/err"
+check "no event journalled for the refused writes" "$ev0" \
+	"$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["events"]')"
 vq_done

@@ -230,6 +230,60 @@ static void test_write_error_names_knob_not_path(void **state)
 	dev_del(d);
 }
 
+/*
+ * A driver without the ethtool set operation (vqpair, tun: no .set_channels) answers the
+ * changing-nothing probe with -EOPNOTSUPP: the knob is read-only, and the reason names the
+ * driver and what it lacks. Any other probe answer leaves the write to tell; non-ethtool
+ * providers are never asked; an unmanaged device is read-only whatever the driver.
+ */
+static void test_writable_verdict(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char why[160];
+
+	d->managed = true;
+	snprintf(d->driver, sizeof(d->driver), "vqpair");
+	d->ch_err = 0;
+	d->ch = (struct eth_channels){ .combined = 2, .combined_max = 2, .present = 3u << 4 };
+	assert_int_equal(knob_find(d, K_COMBINED_CHANNELS, "", &ki), 0);
+	assert_int_equal(ki.prov, KP_ETH_CHANNELS);
+	assert_int_equal(knob_writable_from(d, &ki, -EOPNOTSUPP, why, sizeof(why)), 0);
+	assert_string_equal(why, "the vqpair driver cannot change its channel counts "
+			    "(no ethtool set_channels)");
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 1);
+	assert_string_equal(why, "");
+	/* not a verdict on the driver: EPERM, a vanished device... the write will say */
+	assert_int_equal(knob_writable_from(d, &ki, -EPERM, why, sizeof(why)), 1);
+	assert_int_equal(knob_writable_from(d, &ki, -ENODEV, why, sizeof(why)), 1);
+
+	ki.prov = KP_ETH_RINGS;
+	assert_int_equal(knob_writable_from(d, &ki, -EOPNOTSUPP, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "no ethtool set_ringparam"));
+	ki.prov = KP_ETH_COALESCE;
+	assert_int_equal(knob_writable_from(d, &ki, -EOPNOTSUPP, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "no ethtool set_coalesce"));
+	/* only the ethtool providers are probed: EOPNOTSUPP means nothing for the others */
+	ki.prov = KP_SYSFS_NAPI;
+	assert_int_equal(knob_writable_from(d, &ki, -EOPNOTSUPP, why, sizeof(why)), 1);
+	/* no ethtool socket in this test: knob_writable() asks nothing and allows the write */
+	ki.prov = KP_ETH_CHANNELS;
+	assert_int_equal(knob_writable(d, &ki, why, sizeof(why)), 1);
+
+	/* without a driver name, the rtnl kind */
+	d->driver[0] = '\0';
+	snprintf(d->kind, sizeof(d->kind), "tun");
+	assert_int_equal(knob_writable_from(d, &ki, -EOPNOTSUPP, why, sizeof(why)), 0);
+	assert_string_equal(why, "the tun driver cannot change its channel counts "
+			    "(no ethtool set_channels)");
+
+	d->managed = false;
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 0);
+	assert_string_equal(why, "device not managed: observed read-only");
+	assert_int_equal(knob_writable(d, &ki, why, sizeof(why)), 0);
+	dev_del(d);
+}
+
 static void test_names(void **state)
 {
 	int k;
@@ -252,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_readback_updates_model),
 		cmocka_unit_test(test_write_error_names_knob_not_path),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_writable_verdict),
 	};
 
 	return cmocka_run_group_tests_name("knob", tests, NULL, NULL);
