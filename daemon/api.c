@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api.h"
 #include "api_args.h"
+#include "api_conn.h"
 #include "api_reply.h"
 #include "api_sock.h"
 #include "apierr.h"
@@ -39,6 +41,12 @@
 #define API_CONN_LIMIT		64
 /* Idle connection timeout in seconds: long enough for a slow client, short for a stuck one. */
 #define API_CONN_TIMEOUT_S	10
+/*
+ * A whole request (headers and a body of at most 64 KiB) must arrive within this many
+ * seconds of the connection opening or the previous reply: a client trickling bytes is
+ * never idle, so the idle timeout alone lets 64 of them hold every slot (api_conn.h).
+ */
+#define API_REQ_DEADLINE_S	10
 /* Path segments the deepest route has (v1/devices/{dev}/knobs/{knob}) plus slack. */
 #define API_PATH_MAX_SEGS	8
 /* Captured {dev}/{knob} segments per route. */
@@ -52,6 +60,7 @@
 /* Longest MHD log line kept. */
 #define API_LOG_MAX_BYTES	512
 
+#define NS_PER_S_U64		1000000000ull
 /* Unix socket and TCP. */
 #define API_MAX_LISTENERS	2
 /* Statuses a view may answer with: success through server error (RFC 9110 15). */
@@ -64,6 +73,7 @@
 
 struct listener {
 	struct MHD_Daemon *mhd;
+	struct api_conns conns;	/* its connections and their receive deadlines */
 	bool write_ok;		/* unix socket: writes allowed without a token */
 	char *token;		/* TCP with --token-file: writes need this bearer token */
 	size_t token_len;
@@ -353,6 +363,7 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 	json_t *body = NULL;
 	json_error_t jerr;
 
+	api_conn_received(c);
 	if (r->too_large)
 		return api_reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
 				     "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
@@ -438,8 +449,8 @@ static void req_done(void *cls, struct MHD_Connection *c, void **con_cls,
 	struct req *r = *con_cls;
 
 	(void)cls;
-	(void)c;
 	(void)toe;
+	api_conn_idle(c);
 	if (!r)
 		return;
 	free(r->path);
@@ -475,6 +486,7 @@ static int listener_start(struct listener *l, int fd)
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)API_CONN_TIMEOUT_S,
 				  MHD_OPTION_URI_LOG_CALLBACK, req_begin, NULL,
 				  MHD_OPTION_NOTIFY_COMPLETED, req_done, NULL,
+				  MHD_OPTION_NOTIFY_CONNECTION, api_conn_notify, &l->conns,
 				  MHD_OPTION_END);
 	if (!l->mhd) {
 		close(fd);
@@ -561,6 +573,7 @@ void api_stop(struct api *a)
 	for (i = 0; i < API_MAX_LISTENERS; i++) {
 		if (a->l[i].mhd)
 			MHD_stop_daemon(a->l[i].mhd);
+		api_conn_free_all(&a->l[i].conns);
 		free(a->l[i].token);
 	}
 	if (a->unix_path)
@@ -585,9 +598,17 @@ int api_fds(struct api *a, int *fds, int max)
 void api_run(struct api *a)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
+	struct timespec ts;
+	unsigned int cut;
 	int i, pass;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	for (i = 0; i < a->n; i++) {
+		cut = api_conn_reap(&a->l[i].conns, (uint64_t)ts.tv_sec * NS_PER_S_U64 +
+				    (uint64_t)ts.tv_nsec, API_REQ_DEADLINE_S * NS_PER_S_U64);
+		if (cut)
+			log_warn("api: closed %u connection(s) that sent no whole request within "
+				 "%d s (%u open)", cut, API_REQ_DEADLINE_S, a->l[i].conns.n);
 		for (pass = 0; pass < API_RUN_MAX_PASSES; pass++) {
 			MHD_run(a->l[i].mhd);
 			/* a zero timeout means MHD still has ready connections queued */

@@ -5,7 +5,8 @@
  *
  * Limits (docs/api.md): body <= VQ_API_BODY_MAX_BYTES (413), Content-Type application/json
  * only on bodies (415), JSON nesting <= VQ_API_JSON_MAX_DEPTH (400), API_CONN_LIMIT
- * connections, API_CONN_TIMEOUT_S idle timeout.
+ * connections, API_CONN_TIMEOUT_S idle timeout, API_REQ_DEADLINE_S to receive a whole request
+ * (api_conn.h).
  */
 #ifndef VQ_API_H
 #define VQ_API_H
