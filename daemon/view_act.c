@@ -15,6 +15,7 @@
 #include "reqval.h"
 #include "util.h"
 #include "view.h"
+#include "vqp.h"
 #include "vqtune_api.h"
 
 /* A request's reason as it appears in events. */
@@ -87,6 +88,13 @@ static int no_instance(const struct device *d, enum knob_id k, long q, json_t **
 
 	util_name_display(d->name, shown, sizeof(shown));
 	n = knob_instances(d, k, some, HINT_INSTANCES);
+	if (!n && vqp_front_name(d)) {
+		/* the backend end has no knobs of its own: say where they are */
+		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob", "%s: %s is the back end of a vqpair; "
+				  "its knobs are set on the front, %s", knob_table[k].name, shown,
+				  vqp_front_name(d));
+		return 422;
+	}
 	if (!n) {
 		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob",
 				  "%s is not supported by this device or kernel", knob_table[k].name);

@@ -50,6 +50,7 @@ struct vqp_dev {
 	struct vqp_ns *vn;
 	bool pair_known;		/* PAIR_GET answered */
 	bool front;
+	char front_name[IFNAMSIZ];	/* the pair's FRONT, as PAIR_GET names it ("" unknown) */
 	unsigned int nq;		/* queues of the latest dump; 0: none yet */
 	uint32_t gen;			/* bumped when @nq changes */
 	uint64_t sampled_ns;		/* CLOCK_MONOTONIC right after the latest dump */
@@ -290,6 +291,7 @@ static int vqp_learn_pair(struct device *d, struct genl_sock *g)
 		return ret;
 	d->vqp->front = p.ifindex == (uint32_t)d->ifindex &&
 			(!p.ifname[0] || !strcmp(p.ifname, d->name));
+	snprintf(d->vqp->front_name, sizeof(d->vqp->front_name), "%s", p.ifname);
 	d->vqp->pair_known = true;
 	return 0;
 }
@@ -392,6 +394,13 @@ const struct vqp_queue *vqp_queue(const struct device *d, unsigned int q)
 bool vqp_is_front(const struct device *d)
 {
 	return d->vqp && d->vqp->pair_known && d->vqp->front;
+}
+
+const char *vqp_front_name(const struct device *d)
+{
+	if (!d->vqp || !d->vqp->pair_known || d->vqp->front || !d->vqp->front_name[0])
+		return NULL;
+	return d->vqp->front_name;
 }
 
 unsigned int vqp_queue_count(const struct device *d)

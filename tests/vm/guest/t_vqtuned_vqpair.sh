@@ -113,7 +113,17 @@ for k in busyloop-us zerocopy tx-full-mode tx-napi napi-weight backend-weight \
 done
 grep -q '"provider": "vqpair"' /tmp/k.front || fail "no vqpair provider"
 [ "$(grep -c '"name": "tx-ring-size"' /tmp/k.front)" -le 1 ] || fail "tx-ring-size twice"
-ok "vqpair knobs on the front only"
+# a set on the back end is refused, pointing to the front
+if ctl set $NSB:$BACK busyloop-us 10 > /tmp/e.back 2>&1; then
+	fail "busyloop-us set on the back end"
+fi
+grep -q "back end of a vqpair" /tmp/e.back && grep -q "front, $FRONT" /tmp/e.back ||
+	{ cat /tmp/e.back; fail "a set on the back does not point to the front"; }
+# vqpair's queue-pair count is fixed: combined-channels is read-only, with the reason
+grep -A14 '"name": "combined-channels"' /tmp/k.front | grep -q '"writable": false' &&
+	grep -q 'cannot change its channel counts' /tmp/k.front ||
+	fail "combined-channels not read-only on the front"
+ok "vqpair knobs on the front only; the back points to it: $(cat /tmp/e.back)"
 
 # ---- writes reach the module ----
 ctl set $NSA:$FRONT busyloop-us 200 --queue 0 || fail "PUT busyloop-us"
