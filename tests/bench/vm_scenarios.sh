@@ -105,6 +105,7 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 		for (i in mk) { key = f["scen"] SUBSEP c SUBSEP mk[i]; runs[key]++; err[key] = f["error"] }
 	}
 	if ("events" in f) ev[f["scen"]] = ev[f["scen"]] " " f["events"]
+	if ("vqt_cpu_pm" in f) cpu[f["scen"]] = cpu[f["scen"]] " " f["vqt_cpu_pm"] / 10 "%"
 	next
 }
 function metrics_of(s) { return (s == "rr") ? "p50_us p99_us" : (s == "bulkrr") ? "p50_us p99_us gbps" : "gbps" }
@@ -175,6 +176,7 @@ END {
 			ratio(m("slowzc" SUBSEP "c" SUBSEP "gbps"), m(copyref("slowzc"))),
 			ratio(m("slowzc" SUBSEP "a" SUBSEP "gbps"), m(copyref("slowzc")))
 	for (i = 1; i <= ns; i++) if (order[i] in ev) printf "  vqtuned knob events per run, %s:%s\n", order[i], ev[order[i]]
+	for (i = 1; i <= ns; i++) if (order[i] in cpu) printf "  vqtuned CPU per run (share of one vCPU), %s:%s\n", order[i], cpu[order[i]]
 	printf "guest time per scenario:%s; wall time incl. build and boot %ds\n", times, wall
 	# every table cell must have a figure
 	for (i = 1; i <= ns; i++) {

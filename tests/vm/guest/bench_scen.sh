@@ -189,6 +189,8 @@ measure() {
 }
 
 # ---- vqtuned ----------------------------------------------------------------------------
+# uptime in centiseconds (USER_HZ ticks, the unit of /proc/PID/stat's utime and stime)
+uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
 
 # vqt_start: fresh daemon with balanced.json managing vqa; fails (with the reason in
@@ -202,6 +204,7 @@ vqt_start() {
 	vqtuned --netns $NSA --interval "$TICK_MS" --policy $POLICY -s $VQT_DIR/sock \
 		-S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
 	VQT_PID=$!
+	VQT_T0=$(uptime_cs)
 	while [ $n -lt $((VQT_READY_S * 4)) ]; do
 		kill -0 $VQT_PID 2>/dev/null || break
 		vqt status > /dev/null 2>&1 && break
@@ -234,6 +237,10 @@ vqt_start() {
 # vqt_stop: SIGTERM restores every knob it changed; VQT_EV = its decisions (count), the
 # decisions themselves in $VQT_DIR/events for the notes. Not in $(): wait needs this shell.
 vqt_stop() {
+	# its CPU time (utime + stime, USER_HZ = 100) per mille of one vCPU since it started
+	VQT_CPU_PM=$(awk -v t0="$VQT_T0" -v now="$(uptime_cs)" \
+		'{ print (now > t0) ? int(($14 + $15) * 1000 / (now - t0)) : 0 }' \
+		/proc/$VQT_PID/stat 2>/dev/null)
 	vqt events > $VQT_DIR/events 2>&1
 	VQT_EV=$(vqt --json events 2>/dev/null | grep -o '"knob"' | wc -l)
 	stop_pid "$VQT_PID"
@@ -294,7 +301,7 @@ run_vqtuned() {
 		vqt_stop
 		# what the controllers did, for whoever reads a surprising figure
 		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 | sed "s/^/vqtuned run $r: /"
-		emit "$s" c vqtuned "$r" "$out events=$VQT_EV"
+		emit "$s" c vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0}"
 	else
 		echo "$out" | sed 's/^/    /'
 		vqt_stop
