@@ -281,6 +281,23 @@ static int check_write(const struct listener *l, struct MHD_Connection *c, enum 
 }
 
 /* First call for a request: route, permission and body headers, before any body is read. */
+/*
+ * Whether a body of @len bytes over the limit is read and dropped before the 413 (true), or
+ * answered at once (false). Answering with the body unread makes the close send a TCP reset
+ * that can reach the client before the 413 does; a client that waits for "100 Continue"
+ * (RFC 9110 10.1.1) sends nothing and can be answered at once, and more than
+ * API_DISCARD_MAX_BYTES is not worth reading.
+ */
+static bool body_drainable(struct MHD_Connection *c, uint64_t len)
+{
+	const char *expect = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							 MHD_HTTP_HEADER_EXPECT);
+
+	if (expect && !strcasecmp(expect, "100-continue"))
+		return false;
+	return len - VQ_API_BODY_MAX_BYTES <= API_DISCARD_MAX_BYTES;
+}
+
 static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection *c,
 				 struct req *r, const char *method)
 {
@@ -312,9 +329,15 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 					 MHD_HTTP_HEADER_TRANSFER_ENCODING);
-	if (cl && (http_parse_u64(cl, &len) || len > VQ_API_BODY_MAX_BYTES))
+	if (cl && (http_parse_u64(cl, &len) || (len > VQ_API_BODY_MAX_BYTES &&
+						 !body_drainable(c, len))))
 		return api_reply_err(c, MHD_HTTP_CONTENT_TOO_LARGE, VQ_ERR_PAYLOAD_TOO_LARGE,
 				     "request body is larger than %d bytes", VQ_API_BODY_MAX_BYTES);
+	if (len > VQ_API_BODY_MAX_BYTES) {
+		/* read and drop it (req_data), then answer 413 from req_finish */
+		r->too_large = r->has_body = true;
+		return MHD_YES;
+	}
 	r->has_body = len > 0 || te;
 	if (r->has_body && !http_ctype_is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						MHD_HTTP_HEADER_CONTENT_TYPE)))

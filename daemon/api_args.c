@@ -3,7 +3,9 @@
  * api_args: checking and parsing query parameters for api.c (contract in api_args.h).
  * MHD has already percent-decoded names and values; nothing here allocates.
  */
+#include <inttypes.h>
 #include <microhttpd.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "api_args.h"
@@ -17,6 +19,7 @@ struct args_check {
 	unsigned int seen;		/* bit per allowed name */
 	const char *bad;		/* first offending name */
 	bool dup;
+	bool novalue;			/* "?name" without "=": MHD gives a NULL value */
 };
 
 static enum MHD_Result args_iter(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -26,10 +29,15 @@ static enum MHD_Result args_iter(void *cls, enum MHD_ValueKind kind, const char 
 	unsigned int i;
 
 	(void)kind;
-	(void)value;
 	for (i = 0; a->allowed[i]; i++) {
 		if (strcmp(a->allowed[i], key))
 			continue;
+		/* "?queue" alone must not read as "no queue given" and widen a DELETE */
+		if (!value) {
+			a->bad = key;
+			a->novalue = true;
+			return MHD_NO;
+		}
 		if (a->seen & (1u << i)) {
 			a->bad = key;
 			a->dup = true;
@@ -51,6 +59,11 @@ bool api_args_ok(struct MHD_Connection *c, const char *const *allowed, json_t **
 		return true;
 	if (a.dup)
 		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: given more than once", a.bad);
+	else if (a.novalue)
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: needs a value (%s=...)", a.bad,
+				  a.bad);
+	else if (!a.bad[0])
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, NULL, "a query parameter without a name");
 	else
 		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: not a parameter of this route",
 				  a.bad);
@@ -65,9 +78,10 @@ int api_args_events(struct MHD_Connection *c, uint64_t *since, unsigned int *lim
 	uint64_t n = API_EVENTS_LIMIT_DEFAULT;
 
 	*since = 0;
-	if (s && http_parse_u64(s, since)) {
+	/* event ids are JSON integers: jansson's are signed 64-bit */
+	if (s && (http_parse_u64(s, since) || *since > INT64_MAX)) {
 		*out = apierr_new(VQ_ERR_BAD_REQUEST, "since",
-				  "since: must be a non-negative integer");
+				  "since: must be an integer from 0 to %" PRId64, INT64_MAX);
 		return MHD_HTTP_BAD_REQUEST;
 	}
 	if (l && (http_parse_u64(l, &n) || n < 1 || n > API_EVENTS_LIMIT_MAX)) {

@@ -237,6 +237,9 @@ int view_knob_release(const char *dev, const char *knob, const char *queue, json
 	}
 	if (q < 0) {
 		released = act_release(d, k, NULL);
+		/* nothing to release and no such knob here: say so, as a set would */
+		if (!released && !knob_instances(d, k, sel, 0))
+			return no_instance(d, k, -1, out);
 	} else {
 		n = select_insts(d, k, q, -1, sel, DEV_MAX_QUEUES);
 		/* as for a set: a queue the knob has no instance on is an error, not "0 released" */

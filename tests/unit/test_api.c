@@ -344,6 +344,7 @@ static void test_events_params(void **state)
 	static const struct { const char *q, *field; } bad[] = {
 		{ "since=-1", "since" }, { "since=abc", "since" }, { "since=1.5", "since" },
 		{ "since=18446744073709551616", "since" }, { "since=", "since" },
+		{ "since=9223372036854775808", "since" }, { "since=18446744073709551615", "since" },
 		{ "limit=0", "limit" }, { "limit=10001", "limit" }, { "limit=-5", "limit" },
 		{ "limit=1e3", "limit" },
 	};
@@ -351,9 +352,10 @@ static void test_events_params(void **state)
 	struct resp r;
 	size_t i;
 
-	assert_int_equal(get(VIA_UNIX, "/v1/events?since=18446744073709551615&limit=10000", &r),
+	/* event ids are JSON integers (signed 64-bit): the largest since there is INT64_MAX */
+	assert_int_equal(get(VIA_UNIX, "/v1/events?since=9223372036854775807&limit=10000", &r),
 			 200);
-	assert_true(fake_since == UINT64_MAX);
+	assert_true(fake_since == INT64_MAX);
 	assert_int_equal(fake_limit, 10000);
 	assert_int_equal(get(VIA_UNIX, "/v1/events?since=3&limit=1", &r), 200);
 	assert_int_equal(fake_since, 3);
@@ -363,6 +365,11 @@ static void test_events_params(void **state)
 		assert_int_equal(get(VIA_UNIX, path, &r), 400);
 		assert_error(&r, "bad_request", bad[i].field, bad[i].field);
 	}
+	/* a name without "=value" is not "absent": it would read every event from id 1 */
+	assert_int_equal(get(VIA_UNIX, "/v1/events?since", &r), 400);
+	assert_error(&r, "invalid_field", "since", "needs a value");
+	assert_int_equal(get(VIA_UNIX, "/v1/events?limit", &r), 400);
+	assert_error(&r, "invalid_field", "limit", "needs a value");
 	assert_alive();
 }
 
