@@ -208,6 +208,28 @@ static void tick(void)
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 }
 
+/* SIGHUP: re-read --policy. A bad file changes nothing (atomic) and is an event too. */
+static void sighup_reload(void)
+{
+	char why[POLICY_MSG_MAX + POLICY_FIELD_MAX + 64];
+
+	if (!policy_path()) {
+		log_info("SIGHUP: no --policy file to reload");
+		return;
+	}
+	if (policy_load_file(policy_path(), why, sizeof(why))) {
+		log_err("policy %s rejected; '%s' stays in force", policy_path(),
+			policy_get()->name);
+		act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_ERROR, "policy reload from "
+			  "%s (SIGHUP) rejected, '%s' stays in force: %s", policy_path(),
+			  policy_get()->name, why);
+		return;
+	}
+	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed "
+		  "from %s (SIGHUP), mode %s", policy_get()->name, policy_path(),
+		  policy_get()->mode);
+}
+
 /* Returns when SIGTERM/SIGINT arrives. */
 static int loop(struct api *api, int tfd, int sfd)
 {
@@ -254,14 +276,7 @@ static int loop(struct api *api, int tfd, int sfd)
 				if (read(sfd, &si, sizeof(si)) != sizeof(si))
 					continue;
 				if (si.ssi_signo == SIGHUP) {
-					/* a bad file changes nothing: policy_load_file() is atomic */
-					if (policy_path() && !policy_load_file(policy_path()))
-						act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL,
-							  WHO_MANUAL, "policy '%s' installed from %s "
-							  "(SIGHUP), mode %s", policy_get()->name,
-							  policy_path(), policy_get()->mode);
-					else if (!policy_path())
-						log_info("SIGHUP: no --policy file to reload");
+					sighup_reload();
 					continue;
 				}
 				log_info("signal %u: restoring knobs and stopping", si.ssi_signo);
@@ -337,8 +352,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (o.policy) {
-		if (policy_load_file(o.policy))
+		if (policy_load_file(o.policy, NULL, 0)) {
+			log_err("policy %s rejected: vqtuned does not start with it", o.policy);
 			return 1;
+		}
 		policy_set_path(o.policy);
 	}
 	ret = netns_init(run_dir);

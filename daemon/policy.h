@@ -88,8 +88,12 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err);
  */
 int policy_check_file(const char *path, FILE *f);
 
-/* Load, validate and install @path; errors logged as above. 0 or -EINVAL/-errno. */
-int policy_load_file(const char *path);
+/*
+ * Load, validate and install @path. Errors are logged as policy_check_file() prints them
+ * ("policy PATH:LINE:COLUMN: FIELD: MESSAGE") and the first is copied to @why (@whylen 0:
+ * not kept). 0 or -EINVAL/-errno; nothing is installed on an error.
+ */
+int policy_load_file(const char *path, char *why, size_t whylen);
 
 /* Install @p atomically (one struct copy; one thread). */
 void policy_set(const struct policy *p);

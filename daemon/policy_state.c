@@ -189,15 +189,30 @@ int policy_check_file(const char *path, FILE *f)
 	return ret;
 }
 
-int policy_load_file(const char *path)
+int policy_load_file(const char *path, char *why, size_t whylen)
 {
 	struct policy p;
-	int ret = policy_from_file(path, &p, NULL);
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int ret;
 
-	if (ret) {
-		log_err("policy %s rejected; '%s' stays in force", path, policy_get()->name);
-		return ret;
+	if (whylen)
+		why[0] = '\0';
+	/* the errors as policy_check_file() prints them, each logged, the first kept in @why */
+	ret = policy_from_file(path, &p, m);
+	if (m)
+		fclose(m);
+	if (ret && text) {
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			log_err("policy %s", line);
+			if (whylen && !why[0])
+				snprintf(why, whylen, "%s", line);
+		}
 	}
+	free(text);
+	if (ret)
+		return ret;
 	policy_set(&p);
 	log_info("policy %s loaded: '%s', mode %s", path, p.name, p.mode);
 	return 0;

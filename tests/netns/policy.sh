@@ -140,6 +140,8 @@ seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $
 check_true "SIGHUP with a broken file: daemon alive" kill -0 "$VQ_DPID"
 check "... policy unchanged" "$after_set" "$(snap)"
 check_true "... the log has file:line:column" grep -qE "policy $POL:1:[0-9]+: " "$VQ_TMP/vqtuned.log"
+check_true "... an event says the reload was rejected, with the position" \
+	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -qE \"policy reload from .* \\(SIGHUP\\) rejected, .* stays in force: .*:1:[0-9]+: \""
 for name in unknown unit inverted; do
 	cp "$VQ_TMP/$name.json" "$POL"
 	seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen

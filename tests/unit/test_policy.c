@@ -321,27 +321,33 @@ static void test_load_atomic(void **state)
 	const char *bad = "{\"name\": \"bad\", \"guard\": {\"cooldown_ticks\": 5, \"hold_ticks\": \"x\"}}";
 	const char *good = "{\"name\": \"good\", \"guard\": {\"cooldown_ticks\": 5}}";
 	const char *act = "{\"name\": \"act\", \"mode\": \"active\"}";
+	char why[256];
 
 	assert_string_equal(policy_get()->name, "observe");
-	assert_int_equal(policy_load_file(tmp_file(bad)), -EINVAL);
+	assert_int_equal(policy_load_file(tmp_file(bad), why, sizeof(why)), -EINVAL);
+	/* the first error, as --check-policy prints it: path, line, column, field, message */
+	assert_true(!strncmp(why, tmp_path, strlen(tmp_path)));
+	assert_non_null(strstr(why, ":1:"));
+	assert_non_null(strstr(why, ": guard.hold_ticks: "));
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "observe");
 	assert_int_equal(policy_get()->law.cooldown_ticks, 2);
-	assert_int_equal(policy_load_file(tmp_file(act)), 0);
+	assert_int_equal(policy_load_file(tmp_file(act), NULL, 0), 0);
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "act");
 	assert_string_equal(policy_get()->mode, "active");
-	assert_int_equal(policy_load_file(tmp_file("{\"name\": ")), -EINVAL);
+	assert_int_equal(policy_load_file(tmp_file("{\"name\": "), NULL, 0), -EINVAL);
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "act");
-	assert_int_equal(policy_load_file(tmp_file(bad)), -EINVAL);
+	assert_int_equal(policy_load_file(tmp_file(bad), NULL, 0), -EINVAL);
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "act");
-	assert_int_equal(policy_load_file("/nonexistent/policy.json"), -ENOENT);
+	assert_int_equal(policy_load_file("/nonexistent/policy.json", why, sizeof(why)), -ENOENT);
 	/* a directory opens fine and fails only at read(2): refused as one, policy kept */
-	assert_int_equal(policy_load_file("/tmp"), -EISDIR);
+	assert_string_equal(why, "/nonexistent/policy.json: No such file or directory");
+	assert_int_equal(policy_load_file("/tmp", NULL, 0), -EISDIR);
 	assert_string_equal(policy_get()->name, "act");
-	assert_int_equal(policy_load_file(tmp_file(good)), 0);
+	assert_int_equal(policy_load_file(tmp_file(good), NULL, 0), 0);
 	unlink(tmp_path);
 	assert_string_equal(policy_get()->name, "good");
 	assert_int_equal(policy_get()->law.cooldown_ticks, 5);
