@@ -39,9 +39,10 @@ int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64
 
 /*
  * Check a --host argument: HOST:PORT, [ADDR6]:PORT (RFC 3986 section 3.2.2, zone as RFC
- * 6874 allows), either one after "http://" or "https://", optionally followed by '/'s.
- * HOST is a name or IPv4 address (letters, digits, '.', '-', '_'); PORT is 1..65535 in
- * decimal. Returns 0 or -EINVAL. Names are not resolved here.
+ * 6874 allows), either one after "http://", optionally followed by '/'s. HOST is a name or
+ * IPv4 address (letters, digits, '.', '-', '_'); PORT is 1..65535 in decimal. Returns 0,
+ * -EPROTONOSUPPORT for "https://" (vqtuned serves plain HTTP), or -EINVAL. Names are not
+ * resolved here.
  */
 int ctl_parse_host(const char *s);
 

@@ -71,7 +71,7 @@ int ctl_parse_host(const char *s)
 	if (!strncasecmp(p, "http://", strlen("http://")))
 		p += strlen("http://");
 	else if (!strncasecmp(p, "https://", strlen("https://")))
-		p += strlen("https://");
+		return -EPROTONOSUPPORT;	/* vqtuned's listener speaks plain HTTP */
 	else if (strstr(p, "://"))
 		return -EINVAL;
 	if (*p == '[') {

@@ -241,6 +241,10 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 	}
 	if (!*a->conn.socket_path)
 		return ctl_usage_error(NULL, "--socket: empty path");
+	if (a->conn.host && ctl_parse_host(a->conn.host) == -EPROTONOSUPPORT)
+		return ctl_usage_error(NULL, "-H/--host: '%s': vqtuned serves plain HTTP, not "
+				       "https (put a TLS proxy in front and give its address)",
+				       a->conn.host);
 	if (a->conn.host && ctl_parse_host(a->conn.host))
 		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "
 				       VQ_DEFAULT_TCP ", [::1]:9477 or http://HOST:PORT)",

@@ -38,6 +38,11 @@ for h in garbage 'two words:1' host:0 host:65536 host:port '[::1]' '[zz]:1' :947
 done
 # well-formed but nobody listens: past the syntax check, so "cannot reach" (3)
 PORT=$(vq_free_port) || exit $KSFT_FAIL
+# https: the daemon has no TLS, refused with that reason before anything is sent
+"$VQTUNECTL" -H "https://127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
+check "-H https://...: exit code" 2 $?
+check_true "... says vqtuned serves plain HTTP ($(head -1 "$VQ_TMP/err"))" \
+	grep -qF "vqtuned serves plain HTTP, not https" "$VQ_TMP/err"
 for h in "127.0.0.1:$PORT" "http://127.0.0.1:$PORT/" "[::1]:$PORT"; do
 	"$VQTUNECTL" -H "$h" status >/dev/null 2>"$VQ_TMP/err"
 	check "-H '$h' (no listener): exit code" 3 $?

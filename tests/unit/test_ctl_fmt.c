@@ -74,7 +74,7 @@ static void test_parse_host(void **state)
 {
 	static const char *const good[] = {
 		"127.0.0.1:9477", "localhost:1", "vq-host_1.example:65535", "[::1]:9477",
-		"[fe80::1%eth0]:80", "http://127.0.0.1:9477", "HTTPS://h:443/", "http://[::1]:1//",
+		"[fe80::1%eth0]:80", "http://127.0.0.1:9477", "HTTP://h:443/", "http://[::1]:1//",
 	};
 	static const char *const bad[] = {
 		"", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "h:123456",
@@ -90,6 +90,9 @@ static void test_parse_host(void **state)
 		if (ctl_parse_host(bad[i]) != -EINVAL)
 			fail_msg("-H '%s' accepted", bad[i]);
 	}
+	/* the daemon has no TLS: https is refused with its own reason */
+	assert_int_equal(ctl_parse_host("https://127.0.0.1:9477"), -EPROTONOSUPPORT);
+	assert_int_equal(ctl_parse_host("HTTPS://h:443/"), -EPROTONOSUPPORT);
 }
 
 static void test_url_escape(void **state)
