@@ -355,7 +355,9 @@ run_pass() {
 report_knobs() {
 	local d
 	for d in $DEVS; do
-		vqtunectl -s $SOCK knobs $d | awk -v d=$d 'f && $(NF - 2) != "-" {
+		# the table's rows follow its KNOB header; "ro:" lines say why a knob is read-only
+		vqtunectl -s $SOCK knobs $d | awk -v d=$d '$1 == "ro:" || NF == 0 { next }
+			f && $(NF - 2) != "-" {
 			print "LAB knob", d, $1, NF == 9 ? $2 : "-", $(NF - 2), $(NF - 6) } /^KNOB/ { f = 1 }'
 	done
 }
