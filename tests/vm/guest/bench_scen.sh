@@ -27,7 +27,9 @@
 # only lines that say bench to its output).
 # Env (kernel command line words reach /init's environment): VQ_BENCH_S, VQ_BENCH_RUNS,
 # VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH,
-# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE.
+# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE,
+# VQ_BENCH_POLICY (the policy of (c), a name in /policies, default balanced; observe
+# measures what vqtuned's sampling alone costs).
 . /tests/lib.sh
 
 DUR=${VQ_BENCH_S:-4}
@@ -44,7 +46,9 @@ B_FRESH=${VQ_BENCH_B_FRESH:-1}
 # 1: (a') measures the default once more per round, the noise floor of every comparison
 NOISE=${VQ_BENCH_NOISE:-1}
 # mkinitramfs.sh copies policies/*.json to /policies
-POLICY=/policies/balanced.json
+POLICY=/policies/${VQ_BENCH_POLICY:-balanced}.json
+# the mode (c)'s daemon must run in: the policy file's own
+POLICY_MODE=$(sed -n 's/.*"mode": *"\([a-z]*\)".*/\1/p' "$POLICY" 2>/dev/null | head -1)
 # iperf3 streams of every bulk run: four flows share the one queue
 BULK_STREAMS=4
 # iperf3 -O: TCP slow start is left out of every bulk figure
@@ -225,8 +229,8 @@ vqt_start() {
 	fi
 	mode=$(vqt --json status 2>/dev/null | grep -o '"mode": *"[a-z]*"' | head -1 |
 		sed 's/.*"\([a-z]*\)"$/\1/')
-	if [ "$mode" != active ]; then
-		echo "vqtuned runs in mode '${mode:-?}', not active; its log:"
+	if [ "$mode" != "${POLICY_MODE:-active}" ]; then
+		echo "vqtuned runs in mode '${mode:-?}', not ${POLICY_MODE:-active}; its log:"
 		sed 's/^/    /' $VQT_DIR/log | tail -5
 		VQT_ERR=vqtuned-mode-${mode:-unknown}
 		return 1
@@ -359,7 +363,7 @@ winner() {
 notes() { sed '/^bench-/!s/^/bench-note: /'; }
 mkdir -p /tmp/bs
 : > /tmp/bs/cells
-echo "bench-scen: kernel $(uname -r) cpus $(nproc) runs $RUNS measure ${DUR}s" \
+echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS measure ${DUR}s" \
 	"warm-up ${WARM_S}s tick ${TICK_MS}ms zc_hold ${SLOW_HOLD_US}us grid $GRID"
 t0=$(cut -d. -f1 /proc/uptime)
 for s in $SCENS; do
