@@ -44,7 +44,6 @@ struct vqp_queue {
 	double compl_p99_ns;			/* p99 of the LAT_HIST delta over the interval (log2 buckets; interpolate inside the bucket), NAN when none */
 	double tx_delivery_p99_ns;		/* p99 of the TX_DELIVERY_HIST delta, NAN when none or an older module */
 	double rx_delivery_p99_ns;		/* p99 of the RX_DELIVERY_HIST delta, likewise */
-	double delivery_p99_ns;			/* p99 of both delivery deltas merged: the driver's one-way latency, either direction; NAN when none */
 };
 
 /* NULL: not a vqpair device, not sampled yet, or no such queue */

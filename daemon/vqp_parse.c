@@ -235,9 +235,9 @@ static bool vqp_hist_step(struct vqp_track *t, const struct vqp_qmsg *m, int h, 
 static bool vqp_hists_feed(struct vqp_queue *q, struct vqp_track *t, const struct vqp_qmsg *m,
 			   uint32_t gen)
 {
-	uint64_t d[VQP_HIST_NUM][VQPAIR_LAT_BUCKETS], both[VQPAIR_LAT_BUCKETS];
+	uint64_t d[VQP_HIST_NUM][VQPAIR_LAT_BUCKETS];
 	bool got[VQP_HIST_NUM], reset = false;
-	int h, i;
+	int h;
 
 	for (h = 0; h < VQP_HIST_NUM; h++)
 		got[h] = vqp_hist_step(t, m, h, gen, d[h], &reset);
@@ -246,12 +246,6 @@ static bool vqp_hists_feed(struct vqp_queue *q, struct vqp_track *t, const struc
 		vqp_hist_quantile(d[VQP_HIST_TX_DELIVERY], 0.99) : NAN;
 	q->rx_delivery_p99_ns = got[VQP_HIST_RX_DELIVERY] ?
 		vqp_hist_quantile(d[VQP_HIST_RX_DELIVERY], 0.99) : NAN;
-	q->delivery_p99_ns = NAN;
-	if (got[VQP_HIST_TX_DELIVERY] && got[VQP_HIST_RX_DELIVERY]) {
-		for (i = 0; i < VQPAIR_LAT_BUCKETS; i++)
-			both[i] = d[VQP_HIST_TX_DELIVERY][i] + d[VQP_HIST_RX_DELIVERY][i];
-		q->delivery_p99_ns = vqp_hist_quantile(both, 0.99);
-	}
 	return !reset;
 }
 
@@ -296,7 +290,6 @@ void vqp_queue_feed(struct vqp_queue *q, struct vqp_track *t, const struct vqp_q
 		q->compl_p99_ns = NAN;
 		q->tx_delivery_p99_ns = NAN;
 		q->rx_delivery_p99_ns = NAN;
-		q->delivery_p99_ns = NAN;
 	}
 	for (k = 1; k <= VQPAIR_KNOB_MAX; k++)
 		if (m->knob_present & (1u << k))
