@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "api.h"
@@ -60,7 +59,6 @@
 /* Longest MHD log line kept. */
 #define API_LOG_MAX_BYTES	512
 
-#define NS_PER_S_U64		1000000000ull
 /* Unix socket and TCP. */
 #define API_MAX_LISTENERS	2
 /* Statuses a view may answer with: success through server error (RFC 9110 15). */
@@ -280,7 +278,6 @@ static int check_write(const struct listener *l, struct MHD_Connection *c, enum 
 	return -EACCES;
 }
 
-/* First call for a request: route, permission and body headers, before any body is read. */
 /*
  * Whether a body of @len bytes over the limit is read and dropped before the 413 (true), or
  * answered at once (false). Answering with the body unread makes the close send a TCP reset
@@ -298,6 +295,7 @@ static bool body_drainable(struct MHD_Connection *c, uint64_t len)
 	return len - VQ_API_BODY_MAX_BYTES <= API_DISCARD_MAX_BYTES;
 }
 
+/* First call for a request: route, permission and body headers, before any body is read. */
 static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection *c,
 				 struct req *r, const char *method)
 {
@@ -620,15 +618,13 @@ int api_fds(struct api *a, int *fds, int max)
 
 void api_run(struct api *a)
 {
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
 	MHD_UNSIGNED_LONG_LONG ms;
-	struct timespec ts;
 	unsigned int cut;
 	int i, pass;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	for (i = 0; i < a->n; i++) {
-		cut = api_conn_reap(&a->l[i].conns, (uint64_t)ts.tv_sec * NS_PER_S_U64 +
-				    (uint64_t)ts.tv_nsec, API_REQ_DEADLINE_S * NS_PER_S_U64);
+		cut = api_conn_reap(&a->l[i].conns, now, API_REQ_DEADLINE_S * NSEC_PER_SEC);
 		if (cut)
 			log_warn("api: closed %u connection(s) that sent no whole request within "
 				 "%d s (%u open)", cut, API_REQ_DEADLINE_S, a->l[i].conns.n);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api_conn.h"
+#include "util.h"
 
 struct api_conn {
 	struct api_conn *next, **pprev;
@@ -17,14 +18,6 @@ struct api_conn {
 	bool waiting;		/* a request is due and not yet received whole */
 	bool cut;		/* shut down by the deadline, MHD has not closed it yet */
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static struct api_conn *conn_of(struct MHD_Connection *c)
 {
@@ -54,7 +47,7 @@ void api_conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
 			return;		/* untracked: only the idle timeout applies */
 		k->owner = l;
 		k->c = c;
-		k->start_ns = mono_ns();
+		k->start_ns = util_now_ns(CLOCK_MONOTONIC);
 		k->waiting = true;
 		k->next = l->head;
 		k->pprev = &l->head;
@@ -85,7 +78,7 @@ void api_conn_idle(struct MHD_Connection *c)
 	struct api_conn *k = conn_of(c);
 
 	if (k) {
-		k->start_ns = mono_ns();
+		k->start_ns = util_now_ns(CLOCK_MONOTONIC);
 		k->waiting = true;
 	}
 }
