@@ -200,7 +200,7 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int o;
+	int o, host_err;
 
 	a->conn.socket_path = getenv("VQTUNE_SOCKET");
 	if (!a->conn.socket_path || !*a->conn.socket_path)
@@ -241,11 +241,12 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 	}
 	if (!*a->conn.socket_path)
 		return ctl_usage_error(NULL, "--socket: empty path");
-	if (a->conn.host && ctl_parse_host(a->conn.host) == -EPROTONOSUPPORT)
+	host_err = a->conn.host ? ctl_parse_host(a->conn.host) : 0;
+	if (host_err == -EPROTONOSUPPORT)
 		return ctl_usage_error(NULL, "-H/--host: '%s': vqtuned serves plain HTTP, not "
 				       "https (put a TLS proxy in front and give its address)",
 				       a->conn.host);
-	if (a->conn.host && ctl_parse_host(a->conn.host))
+	if (host_err)
 		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "
 				       VQ_DEFAULT_TCP ", [::1]:9477 or http://HOST:PORT)",
 				       a->conn.host);
