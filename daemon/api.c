@@ -11,8 +11,8 @@
  * and "%FF" reaches view_* as the byte 0xFF. Query parameters are decoded by MHD.
  *
  * The pure parsing helpers live in http_parse.c, the listening sockets and the token file in
- * api_sock.c, reply queueing in api_reply.c, query parameters in api_args.c; this file is
- * the MHD glue, routing and auth.
+ * api_sock.c, reply queueing in api_reply.c, query parameters in api_args.c, write permission
+ * and the Authorization checks in api_auth.c; this file is the MHD glue and routing.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -26,6 +26,7 @@
 
 #include "api.h"
 #include "api_args.h"
+#include "api_auth.h"
 #include "api_conn.h"
 #include "api_reply.h"
 #include "api_sock.h"
@@ -65,16 +66,10 @@
 #define API_STATUS_MIN		200
 #define API_STATUS_MAX		599
 
-/* Authorization scheme and WWW-Authenticate challenge (RFC 6750 2.1, 3) */
-#define API_BEARER		"Bearer "
-#define API_AUTH_REALM		"Bearer realm=\"vqtuned\""
-
 struct listener {
 	struct MHD_Daemon *mhd;
 	struct api_conns conns;	/* its connections and their receive deadlines */
-	bool write_ok;		/* unix socket: writes allowed without a token */
-	char *token;		/* TCP with --token-file: writes need this bearer token */
-	size_t token_len;
+	struct api_auth auth;	/* who may write here */
 };
 
 struct api {
@@ -248,36 +243,6 @@ static const struct route *route_find(struct req *r, const char *method, char *a
 	return NULL;
 }
 
-/* Write permission (docs/api.md): 0 when allowed, else the reply is queued in *ret. */
-static int check_write(const struct listener *l, struct MHD_Connection *c, enum MHD_Result *ret)
-{
-	const char *auth, *tok;
-
-	if (l->write_ok)
-		return 0;
-	if (!l->token) {
-		*ret = api_reply_err(c, MHD_HTTP_FORBIDDEN, VQ_ERR_FORBIDDEN,
-				     "this listener is read-only; write through the unix socket");
-		return -EPERM;
-	}
-	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-	/* RFC 6750 2.1: "Bearer" (scheme case-insensitive, RFC 9110 11.1), then the token */
-	if (auth && !strncasecmp(auth, API_BEARER, strlen(API_BEARER))) {
-		tok = auth + strlen(API_BEARER);
-		tok += strspn(tok, " ");
-		if (http_token_equal(tok, strlen(tok), l->token, l->token_len))
-			return 0;
-		*ret = api_reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-					 API_AUTH_REALM ", error=\"invalid_token\"",
-					 VQ_ERR_UNAUTHORIZED, "bearer token does not match");
-		return -EACCES;
-	}
-	*ret = api_reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-				 API_AUTH_REALM, VQ_ERR_UNAUTHORIZED,
-				 "writes on this listener need a bearer token");
-	return -EACCES;
-}
-
 /*
  * Whether a body of @len bytes over the limit is read and dropped before the 413 (true), or
  * answered at once (false). Answering with the body unread makes the close send a TCP reset
@@ -306,6 +271,8 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	int err;
 
 	r->started = true;
+	if (api_auth_check_headers(c, &ret))
+		return ret;
 	err = http_path_split(r->path, r->seg, API_PATH_MAX_SEGS);
 	if (err > 0) {
 		r->nseg = err;
@@ -314,6 +281,9 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	if (err == -EINVAL)
 		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
 				     "malformed percent-encoding in the path");
+	if (err == -EILSEQ)
+		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
+				     "percent-encoded NUL (%%00) in the path");
 	r->route = err ? NULL : route_find(r, method, allow, sizeof(allow));
 	if (!r->route && !err && allow[0])
 		return api_reply_err_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, MHD_HTTP_HEADER_ALLOW,
@@ -321,7 +291,7 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 					 "method %s not allowed here; allowed: %s", method, allow);
 	if (!r->route)
 		return api_reply_err(c, MHD_HTTP_NOT_FOUND, VQ_ERR_NOT_FOUND, "no such route");
-	if (route_is_write(r->route) && check_write(l, c, &ret))
+	if (route_is_write(r->route) && api_auth_check_write(&l->auth, c, &ret))
 		return ret;
 
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -522,12 +492,9 @@ static int api_start_tcp(struct api *a, const struct api_config *cfg)
 	int fd, err;
 
 	if (cfg->token_file) {
-		err = api_sock_token_read(cfg->token_file, &l->token, &l->token_len);
-		if (err) {
-			log_err("api: token file %s: %s", cfg->token_file,
-				err == -EINVAL ? "empty or holds a NUL byte" : strerror(-err));
+		err = api_auth_load_token(&l->auth, cfg->token_file);
+		if (err)
 			return err;
-		}
 	}
 	fd = api_sock_listen_tcp(cfg->tcp_addr);
 	if (fd < 0) {
@@ -565,7 +532,7 @@ int api_start(const struct api_config *cfg, struct api **out)
 			err = -ENOMEM;
 			goto err_stop;
 		}
-		a->l[a->n].write_ok = true;
+		a->l[a->n].auth.write_ok = true;
 		err = listener_start(&a->l[a->n], fd);
 		if (err) {
 			log_err("api: cannot start HTTP server on %s", cfg->unix_path);
@@ -595,7 +562,7 @@ void api_stop(struct api *a)
 		if (a->l[i].mhd)
 			MHD_stop_daemon(a->l[i].mhd);
 		api_conn_free_all(&a->l[i].conns);
-		free(a->l[i].token);
+		api_auth_free(&a->l[i].auth);
 	}
 	if (a->unix_path)
 		unlink(a->unix_path);

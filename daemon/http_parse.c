@@ -33,8 +33,10 @@ int http_pct_decode(char *s)
 		}
 		hi = hexval(s[1]);
 		lo = hi < 0 ? -1 : hexval(s[2]);
-		if (lo < 0 || (hi == 0 && lo == 0))
+		if (lo < 0)
 			return -EINVAL;
+		if (hi == 0 && lo == 0)
+			return -EILSEQ;
 		*o++ = (char)(hi << 4 | lo);
 		s += 2;
 	}
@@ -45,7 +47,7 @@ int http_pct_decode(char *s)
 int http_path_split(char *path, char **seg, int max)
 {
 	char *p = path, *slash;
-	int n = 0;
+	int n = 0, err;
 
 	if (p[0] != '/')
 		return -ENOENT;
@@ -57,8 +59,9 @@ int http_path_split(char *path, char **seg, int max)
 		if (slash)
 			*slash = '\0';
 		seg[n++] = p;
-		if (http_pct_decode(p))
-			return -EINVAL;
+		err = http_pct_decode(p);
+		if (err)
+			return err;
 		if (!slash)
 			return n;
 		p = slash + 1;

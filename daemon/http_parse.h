@@ -16,8 +16,9 @@
 /*
  * Percent-decode the NUL-terminated @s in place (RFC 3986 2.1): "%HH" (hex, either case)
  * becomes the byte 0xHH, so "%FF" gives 0xFF and "%2F" a '/' that stays inside the caller's
- * path segment. Returns 0, or -EINVAL on a truncated or non-hex escape or on "%00" (a NUL
- * would cut the string short); on -EINVAL @s is left partly decoded.
+ * path segment. Returns 0, -EINVAL on a truncated or non-hex escape, or -EILSEQ on "%00":
+ * well-formed, but the NUL byte would cut the string short and no name may hold one. On
+ * error @s is left partly decoded.
  */
 int http_pct_decode(char *s);
 
@@ -26,8 +27,9 @@ int http_pct_decode(char *s);
  * each '/' into @seg[0..@max-1], then percent-decode each segment with http_pct_decode(),
  * so an encoded "%2F" stays inside its segment (RFC 3986 3.3). "/" gives one empty segment,
  * "/a/" gives "a" and "". Returns the number of segments (1..@max), -ENOENT when @path does
- * not start with '/' or has more than @max segments (no route can match), or -EINVAL on a
- * bad escape; segments are checked in order, so the first problem met is the one returned.
+ * not start with '/' or has more than @max segments (no route can match), -EINVAL on a
+ * bad escape or -EILSEQ on "%00" (as http_pct_decode()); segments are checked in order, so
+ * the first problem met is the one returned.
  */
 int http_path_split(char *path, char **seg, int max);
 

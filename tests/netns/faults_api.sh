@@ -4,8 +4,10 @@
 # Also: a release of a queue without an instance of the knob is 404 naming the queue, of a
 # knob the device lacks 422; a query parameter without "=value" is 400, not ignored; a body
 # over the limit sent without waiting for "100 Continue" gets its 413 every time (read and
-# dropped first, so the close does not reset the reply away); and vqtuned refuses
-# --token-file without --listen.
+# dropped first, so the close does not reset the reply away); a path with %00 is 400 saying
+# so, not "malformed"; two Authorization headers are 400 naming the header, also when one
+# holds the right token; vqtuned refuses --token-file without --listen, and warns (naming
+# path and mode) about a token file group or others may read or write, not about a 0600 one.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -48,6 +50,9 @@ events_since_bare|GET|/v1/events?since||
 events_since_big|GET|/v1/events?since=9223372036854775808||
 events_dup|GET|/v1/events?limit=1&limit=99999999999||
 events_unknown|GET|/v1/events?x=1||
+pct_nul|GET|/v1/devices/$B:v%00b||
+pct_nul_put|PUT|$K/defer-hard-irqs%00|{"value":1}|
+pct_bad|GET|/v1/devices/$B:v%G0b||
 EOF
 printf '%s' "$big" >"$VQ_TMP/big.json"
 printf '%s' "$deep" >"$VQ_TMP/deep.json"
@@ -113,6 +118,20 @@ expect events_since_bare 400 invalid_field since 'since: needs a value'
 expect events_since_big 400 bad_request since '9223372036854775807'
 expect events_dup 400 invalid_field limit 'more than once'
 expect events_unknown 400 invalid_field x 'not a parameter'
+expect pct_nul 400 bad_request '-' '^percent-encoded NUL \(%00\) in the path$'
+expect pct_nul_put 400 bad_request '-' '^percent-encoded NUL \(%00\) in the path$'
+expect pct_bad 400 bad_request '-' '^malformed percent-encoding in the path$'
+
+# Authorization is a singleton field (RFC 9110 5.3): two lines are refused, on any route
+code=$(curl -s -o "$VQ_TMP/auth2.body" -w '%{http_code}' --unix-socket "$VQ_SOCK" \
+	-H 'Authorization: Bearer a' -H 'Authorization: Bearer b' http://localhost/v1/status)
+check "two Authorization headers on the unix socket: status" 400 "$code"
+msg=$(vq_json 'd["error"]["code"] + "|" + d["error"]["message"]' <"$VQ_TMP/auth2.body")
+check_true "... bad_request naming Authorization ($msg)" \
+	grep -Eq '^bad_request\|2 Authorization headers: it is a singleton field' <<<"$msg"
+code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$VQ_SOCK" \
+	-H 'Authorization: Bearer a' http://localhost/v1/status)
+check "one Authorization header on the unix socket: status" 200 "$code"
 
 # the 413 of an over-limit body sent at once (no "Expect: 100-continue"): every try, no retry
 n413=0
@@ -155,5 +174,63 @@ check_true "... message names --token-file and --listen ($(cat "$VQ_TMP/tok.out"
 	grep -q -- '--token-file needs --listen' "$VQ_TMP/tok.out"
 check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
 check_true "... no state directory made" test ! -e "$VQ_TMP/tokstate"
+
+# A daemon of its own in namespace A (its own loopback, so a fixed port is free; va managed
+# so a write can succeed) with a TCP listener and a token file of MODE; stopped at the end.
+TOK_PORT=9477
+tok_daemon() {	# NAME MODE
+	local n=$1 pid
+	printf 'tok-%s\n' "$n" >"$VQ_TMP/tok.$n"
+	chmod "$2" "$VQ_TMP/tok.$n"
+	ip netns exec "$A" "$VQTUNED" -s "$VQ_TMP/$n.sock" -S "$VQ_TMP/$n.state" \
+		--listen "127.0.0.1:$TOK_PORT" --token-file "$VQ_TMP/tok.$n" --manage va \
+		>"$VQ_TMP/$n.log" 2>&1 &
+	pid=$!
+	VQ_PIDS+=("$pid")
+	for _ in $(seq 100); do
+		curl -sf --unix-socket "$VQ_TMP/$n.sock" http://localhost/healthz >/dev/null &&
+			break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	check "vqtuned with a $2 token file serves" 200 "$(curl -s -o /dev/null -w '%{http_code}' \
+		--unix-socket "$VQ_TMP/$n.sock" http://localhost/healthz)"
+	[ "$n" == open ] && tok_auth_twice "$n"
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null
+	check "... and stops cleanly" 0 $?
+	# reaped: drop it so the cleanup cannot signal a reused PID
+	local keep=() p
+	for p in "${VQ_PIDS[@]}"; do [ "$p" == "$pid" ] || keep+=("$p"); done
+	VQ_PIDS=("${keep[@]}")
+}
+# Two Authorization lines on the token listener: 400 even when the first one is right
+tok_auth_twice() {
+	local n=$1 tcp="http://127.0.0.1:$TOK_PORT/v1/devices/va" code
+	code=$(ip netns exec "$A" curl -s -o "$VQ_TMP/tcp2.body" -w '%{http_code}' -X POST \
+		-H "Authorization: Bearer tok-$n" -H 'Authorization: Bearer wrong' "$tcp/pause")
+	check "TCP pause with the right then a wrong token line: status" 400 "$code"
+	check_true "... message names Authorization ($(cat "$VQ_TMP/tcp2.body"))" \
+		grep -qF '2 Authorization headers' "$VQ_TMP/tcp2.body"
+	code=$(ip netns exec "$A" curl -s -o /dev/null -w '%{http_code}' -X POST \
+		-H 'Authorization: Bearer wrong' -H "Authorization: Bearer tok-$n" "$tcp/pause")
+	check "TCP pause with a wrong then the right token line: status" 400 "$code"
+	check "... va not paused" False "$(curl -s --unix-socket "$VQ_TMP/$n.sock" \
+		http://localhost/v1/devices/va | vq_json 'd["paused"]')"
+	code=$(ip netns exec "$A" curl -s -o /dev/null -w '%{http_code}' -X POST \
+		-H "Authorization: Bearer tok-$n" "$tcp/pause")
+	check "TCP pause with the one right token line: status" 200 "$code"
+	check "... va paused" True "$(curl -s --unix-socket "$VQ_TMP/$n.sock" \
+		http://localhost/v1/devices/va | vq_json 'd["paused"]')"
+}
+tok_daemon open 0644
+check_true "0644 token file: warning names path and mode ($(grep token "$VQ_TMP/open.log"))" \
+	grep -qF "api: token file $VQ_TMP/tok.open has mode 0644: group or others may read" \
+	"$VQ_TMP/open.log"
+tok_daemon grp 0660
+check_true "0660 token file: warning with mode 0660" \
+	grep -qF "api: token file $VQ_TMP/tok.grp has mode 0660:" "$VQ_TMP/grp.log"
+tok_daemon closed 0600
+check "0600 token file: no token warning" 0 "$(grep -c 'token file' "$VQ_TMP/closed.log")"
 check "NAPI values of vb restored" "$napi_before" "$(vq_napi_lines "$B" "$IFX")"
 vq_done

@@ -6,6 +6,7 @@
  * extra fds) and api_run(), so no threads are needed. view.h is tests/unit/fake_view.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,6 +54,7 @@ struct rq {
 	size_t body_len;	/* 0: strlen(body) */
 	int chunked;		/* send the body chunked, without Content-Length */
 	const char *auth;	/* Authorization header value or NULL */
+	const char *auth2;	/* a second Authorization field line ("Name: value") or NULL */
 };
 
 struct resp {
@@ -155,6 +157,9 @@ static long http(const struct rq *q, struct resp *r)
 		snprintf(hv, sizeof(hv), "Authorization: %s", q->auth);
 		h = curl_slist_append(h, hv);
 	}
+	/* curl sends every slist entry as its own field line, duplicates included */
+	if (q->auth2)
+		h = curl_slist_append(h, q->auth2);
 	if (q->chunked) {
 		curl_easy_setopt(e, CURLOPT_UPLOAD, 1L);
 		curl_easy_setopt(e, CURLOPT_READFUNCTION, on_read);
@@ -253,6 +258,9 @@ static int setup(void **state)
 	snprintf(sock_path, sizeof(sock_path), "%s/api.sock", tmpdir);
 	snprintf(token_path, sizeof(token_path), "%s/token", tmpdir);
 	write_file(token_path, TOKEN "\n");
+	/* owner-only, as documented: an open token file draws a warning (test_token_mode) */
+	if (chmod(token_path, 0600))
+		return -1;
 	snprintf(addr_ro, sizeof(addr_ro), "127.0.0.1:%d", free_port());
 	snprintf(addr_tok, sizeof(addr_tok), "127.0.0.1:%d", free_port());
 	a.unix_path = sock_path;
@@ -279,6 +287,8 @@ static int teardown(void **state)
 	snprintf(path, sizeof(path), "%s/plain", tmpdir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/empty", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/stderr", tmpdir);
 	unlink(path);
 	return rmdir(tmpdir);
 }
@@ -566,12 +576,54 @@ static void test_tcp_token(void **state)
 	assert_alive();
 }
 
+/*
+ * Authorization is a singleton field (RFC 9110 5.3, 11.6.2): two field lines are refused
+ * whichever one holds the right token, on reads and on every listener, before the view.
+ */
+static void test_auth_header_twice(void **state)
+{
+	static const struct { const char *first, *second; } t[] = {
+		{ "Bearer " TOKEN, "Authorization: Bearer " TOKEN },
+		{ "Bearer " TOKEN, "Authorization: Bearer wrong" },
+		{ "Bearer wrong", "Authorization: Bearer " TOKEN },
+		/* field names are case-insensitive (RFC 9110 5.1) */
+		{ "Bearer " TOKEN, "authorization: Bearer " TOKEN },
+	};
+	struct rq q = { .method = "POST", .path = "/v1/devices/veth1/pause",
+			.via = VIA_TCP_TOKEN };
+	struct resp r;
+	int calls = fake_calls;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		q.auth = t[i].first;
+		q.auth2 = t[i].second;
+		assert_int_equal(http(&q, &r), 400);
+		assert_error(&r, "bad_request", NULL, "2 Authorization headers");
+		assert_null(strstr(r.hdrs, "WWW-Authenticate"));
+	}
+	q = (struct rq){ .method = "GET", .path = "/v1/status", .via = VIA_UNIX,
+			 .auth = "Bearer a", .auth2 = "Authorization: Bearer b" };
+	assert_int_equal(http(&q, &r), 400);
+	assert_error(&r, "bad_request", NULL, "singleton");
+	assert_int_equal(fake_calls, calls);
+	/* one field line still works as before */
+	q = (struct rq){ .method = "POST", .path = "/v1/devices/veth1/pause",
+			 .via = VIA_TCP_TOKEN, .auth = "Bearer " TOKEN };
+	fake_pause = -1;
+	assert_int_equal(http(&q, &r), 200);
+	assert_int_equal(fake_pause, 1);
+	assert_alive();
+}
+
 static void test_path_decoding(void **state)
 {
 	struct rq q = { .method = "PUT", .path = "/v1/devices/a%2Fknobs%2Fb/knobs/c%2Fd",
 			.via = VIA_UNIX, .ctype = "application/json", .body = "{\"value\":1}" };
-	static const char *const bad[] = { "/v1/devices/ve%00x", "/v1/devices/%G1",
-		"/v1/devices/ab%2", "/v1/devices/ab%" };
+	static const char *const bad[] = { "/v1/devices/%G1", "/v1/devices/ab%2",
+		"/v1/devices/ab%" };
+	static const char *const nul[] = { "/v1/devices/ve%00x", "/v1/devices/%00",
+		"/v1/%00/eth0" };
 	struct resp r;
 	size_t i;
 
@@ -593,7 +645,12 @@ static void test_path_decoding(void **state)
 	assert_string_equal(fake_knob, "c/d");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(get(VIA_UNIX, bad[i], &r), 400);
-		assert_error(&r, "bad_request", NULL, "percent");
+		assert_error(&r, "bad_request", NULL, "malformed percent-encoding in the path");
+	}
+	/* "%00" is well-formed: the reply says what is wrong with it instead */
+	for (i = 0; i < sizeof(nul) / sizeof(nul[0]); i++) {
+		assert_int_equal(get(VIA_UNIX, nul[i], &r), 400);
+		assert_error(&r, "bad_request", NULL, "percent-encoded NUL (%00) in the path");
 	}
 	assert_alive();
 }
@@ -650,6 +707,66 @@ static void test_start_errors(void **state)
 	assert_alive();
 }
 
+/* Start a TCP listener with the token file at @mode; returns what it wrote to stderr. */
+static char *start_with_token_mode(mode_t mode, char *out, size_t cap)
+{
+	struct api_config c = { .token_file = token_path };
+	char addr[32], errpath[160];
+	struct api *a = NULL;
+	int fd, saved;
+	ssize_t n;
+
+	snprintf(addr, sizeof(addr), "127.0.0.1:%d", free_port());
+	c.tcp_addr = addr;
+	snprintf(errpath, sizeof(errpath), "%s/stderr", tmpdir);
+	assert_int_equal(chmod(token_path, mode), 0);
+	fd = open(errpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+	/* the file is used either way: a loose mode warns, it does not refuse */
+	assert_int_equal(api_start(&c, &a), 0);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, STDERR_FILENO), STDERR_FILENO);
+	close(saved);
+	api_stop(a);
+	n = pread(fd, out, cap - 1, 0);
+	assert_true(n >= 0);
+	out[n] = '\0';
+	close(fd);
+	return out;
+}
+
+static void test_token_mode(void **state)
+{
+	static const struct { mode_t mode; const char *shown; } open_modes[] = {
+		{ 0644, "0644" }, { 0640, "0640" }, { 0604, "0604" }, { 0620, "0620" },
+		{ 0602, "0602" }, { 0666, "0666" },
+	};
+	static const mode_t closed_modes[] = { 0600, 0400, 0700, 0611 };
+	char out[RESP_BODY_MAX_BYTES], want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(open_modes) / sizeof(open_modes[0]); i++) {
+		start_with_token_mode(open_modes[i].mode, out, sizeof(out));
+		snprintf(want, sizeof(want), "<4>api: token file %s has mode %s: ", token_path,
+			 open_modes[i].shown);
+		if (!strstr(out, want))
+			fail_msg("mode %s: stderr \"%s\" lacks \"%s\"", open_modes[i].shown, out,
+				 want);
+		assert_non_null(strstr(out, "chmod 600"));
+	}
+	/* owner-only read/write, or execute bits alone: nothing to say */
+	for (i = 0; i < sizeof(closed_modes) / sizeof(closed_modes[0]); i++) {
+		start_with_token_mode(closed_modes[i], out, sizeof(out));
+		assert_string_equal(out, "");
+	}
+	assert_int_equal(chmod(token_path, 0600), 0);
+	assert_alive();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,8 +777,10 @@ int main(void)
 		cmocka_unit_test(test_body_limits),
 		cmocka_unit_test(test_tcp_read_only),
 		cmocka_unit_test(test_tcp_token),
+		cmocka_unit_test(test_auth_header_twice),
 		cmocka_unit_test(test_path_decoding),
 		cmocka_unit_test(test_start_errors),
+		cmocka_unit_test(test_token_mode),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

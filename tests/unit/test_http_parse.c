@@ -39,14 +39,20 @@ static void test_pct_decode_bytes(void **state)
 
 static void test_pct_decode_rejects(void **state)
 {
-	static const char *const bad[] = { "%00", "a%00b", "%", "a%", "%0", "%G0", "%0G",
-					   "%%41", "ok%zz" };
+	static const char *const bad[] = { "%", "a%", "%0", "%G0", "%0G", "%%41", "ok%zz",
+					   "%0%00" };
+	/* well-formed escapes of a NUL: told apart so the reply can say what is wrong */
+	static const char *const nul[] = { "%00", "a%00b", "x%41%00", "%00%zz" };
 	char s[TEST_PATH_BYTES];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		strcpy(s, bad[i]);
 		assert_int_equal(http_pct_decode(s), -EINVAL);
+	}
+	for (i = 0; i < sizeof(nul) / sizeof(nul[0]); i++) {
+		strcpy(s, nul[i]);
+		assert_int_equal(http_pct_decode(s), -EILSEQ);
 	}
 	/* %01 is the lowest allowed byte: only %00 would cut the string */
 	strcpy(s, "%01");
@@ -89,7 +95,14 @@ static void test_path_split_edges(void **state)
 	strcpy(p, "/a/%zz");
 	assert_int_equal(http_path_split(p, seg, TEST_SEGS), -EINVAL);
 	/* the bad escape is met before the segment limit */
+	strcpy(p, "/%zz/b/c/d/e");
+	assert_int_equal(http_path_split(p, seg, TEST_SEGS), -EINVAL);
+	/* a NUL escape keeps its own error through the split; the first problem met wins */
 	strcpy(p, "/%00/b/c/d/e");
+	assert_int_equal(http_path_split(p, seg, TEST_SEGS), -EILSEQ);
+	strcpy(p, "/a%00/%zz");
+	assert_int_equal(http_path_split(p, seg, TEST_SEGS), -EILSEQ);
+	strcpy(p, "/%zz/a%00");
 	assert_int_equal(http_path_split(p, seg, TEST_SEGS), -EINVAL);
 }
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * api_auth: write permission and header checks of the API server (contracts in api_auth.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "api_auth.h"
+#include "api_reply.h"
+#include "api_sock.h"
+#include "http_parse.h"
+#include "log.h"
+#include "vqtune_api.h"
+
+/* Authorization scheme and WWW-Authenticate challenge (RFC 6750 2.1, 3) */
+#define API_BEARER		"Bearer "
+#define API_AUTH_REALM		"Bearer realm=\"vqtuned\""
+/* Token file bits that let someone other than its owner read or replace the token. */
+#define API_TOKEN_OPEN_MODE	(S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
+/* Permission bits shown in the warning (no file type). */
+#define API_MODE_PERM_BITS	07777
+
+/* Warn when the token file is open to group or others; stat errors stay silent (read worked). */
+static void token_mode_warn(const char *file)
+{
+	struct stat st;
+
+	if (stat(file, &st) || !(st.st_mode & API_TOKEN_OPEN_MODE))
+		return;
+	log_warn("api: token file %s has mode %04o: group or others may read or write it, and "
+		 "the token grants writes over TCP; chmod 600 it",
+		 file, (unsigned int)(st.st_mode & API_MODE_PERM_BITS));
+}
+
+int api_auth_load_token(struct api_auth *a, const char *file)
+{
+	int err = api_sock_token_read(file, &a->token, &a->token_len);
+
+	if (err) {
+		log_err("api: token file %s: %s", file,
+			err == -EINVAL ? "empty or holds a NUL byte" : strerror(-err));
+		return err;
+	}
+	token_mode_warn(file);
+	return 0;
+}
+
+void api_auth_free(struct api_auth *a)
+{
+	if (a->token)
+		explicit_bzero(a->token, a->token_len);
+	free(a->token);
+	a->token = NULL;
+	a->token_len = 0;
+}
+
+/* MHD_get_connection_values() callback: counts the Authorization field lines in *cls. */
+static enum MHD_Result count_authorization(void *cls, enum MHD_ValueKind kind,
+					   const char *key, const char *value)
+{
+	unsigned int *n = cls;
+
+	(void)kind;
+	(void)value;
+	/* field names are case-insensitive (RFC 9110 5.1) */
+	if (key && !strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION))
+		(*n)++;
+	return MHD_YES;
+}
+
+int api_auth_check_headers(struct MHD_Connection *c, enum MHD_Result *ret)
+{
+	unsigned int n = 0;
+
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_authorization, &n);
+	if (n <= 1)
+		return 0;
+	*ret = api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
+			     "%u Authorization headers: it is a singleton field, send at most one "
+			     "(RFC 9110 5.3, 11.6.2)", n);
+	return -EINVAL;
+}
+
+int api_auth_check_write(const struct api_auth *a, struct MHD_Connection *c,
+			 enum MHD_Result *ret)
+{
+	const char *auth, *tok;
+
+	if (a->write_ok)
+		return 0;
+	if (!a->token) {
+		*ret = api_reply_err(c, MHD_HTTP_FORBIDDEN, VQ_ERR_FORBIDDEN,
+				     "this listener is read-only; write through the unix socket");
+		return -EPERM;
+	}
+	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	/* RFC 6750 2.1: "Bearer" (scheme case-insensitive, RFC 9110 11.1), then the token */
+	if (auth && !strncasecmp(auth, API_BEARER, strlen(API_BEARER))) {
+		tok = auth + strlen(API_BEARER);
+		tok += strspn(tok, " ");
+		if (http_token_equal(tok, strlen(tok), a->token, a->token_len))
+			return 0;
+		*ret = api_reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+					 API_AUTH_REALM ", error=\"invalid_token\"",
+					 VQ_ERR_UNAUTHORIZED, "bearer token does not match");
+		return -EACCES;
+	}
+	*ret = api_reply_err_hdr(c, MHD_HTTP_UNAUTHORIZED, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+				 API_AUTH_REALM, VQ_ERR_UNAUTHORIZED,
+				 "writes on this listener need a bearer token");
+	return -EACCES;
+}
