@@ -191,22 +191,37 @@ struct ctl_set_opts {
 	bool has_queue, has_napi, disruptive, allow_napi;
 };
 
+/*
+ * ctl_opt_u64() for an option that may appear once: a second one is a usage error rather
+ * than the last one silently winning. *seen is set on the first.
+ */
+static int ctl_opt_u64_once(const char *cmd, const char *name, int argc, char **argv, int *i,
+			    uint64_t *out, bool *seen)
+{
+	int r = ctl_opt_u64(cmd, name, argc, argv, i, out);
+
+	if (r <= 0)
+		return r;
+	if (*seen) {
+		ctl_usage_error(cmd, "%s given more than once", name);
+		return -1;
+	}
+	*seen = true;
+	return 1;
+}
+
 static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx)
 {
 	struct ctl_set_opts *o = ctx;
 	int r;
 
-	r = ctl_opt_u64(cmd, "--queue", argc, argv, i, &o->queue);
-	if (r) {
-		o->has_queue = r > 0;
+	r = ctl_opt_u64_once(cmd, "--queue", argc, argv, i, &o->queue, &o->has_queue);
+	if (r)
 		return r;
-	}
 	if (o->allow_napi) {
-		r = ctl_opt_u64(cmd, "--napi-id", argc, argv, i, &o->napi_id);
-		if (r) {
-			o->has_napi = r > 0;
+		r = ctl_opt_u64_once(cmd, "--napi-id", argc, argv, i, &o->napi_id, &o->has_napi);
+		if (r)
 			return r;
-		}
 		if (!strcmp(argv[*i], "--disruptive")) {
 			o->disruptive = true;
 			return 1;
@@ -271,6 +286,10 @@ int cmd_set(struct ctl_conn *c, int argc, char **argv)
 	n = ctl_split_args("set", argc, argv, pos, CTL_MAX_POS, ctl_set_opt, &o);
 	if (n < 0)
 		return VQ_EXIT_USAGE;
+	/* both select the instance: one would have to win, so neither is guessed */
+	if (o.has_queue && o.has_napi)
+		return ctl_usage_error("set", "--queue and --napi-id cannot be used together: "
+				       "each selects the instance on its own");
 	if (n < CTL_MAX_POS)
 		return ctl_usage_error("set", "missing %s", n == 0 ? "DEV KNOB VALUE" :
 				       n == 1 ? "KNOB VALUE" : "VALUE");

@@ -94,7 +94,8 @@ static void ctl_cmd_help(const struct ctl_cmd *c, FILE *f)
 			"             checks its range\n"
 			"  --queue N  only the instance of TX queue N (queue knobs) or of the NAPI\n"
 			"             serving RX queue N (NAPI knobs); default: every instance\n"
-			"  --napi-id N  only the NAPI instance with this id\n"
+			"  --napi-id N  only the NAPI instance with this id (not with --queue;\n"
+			"             each option at most once)\n"
 			"  --disruptive  accept a knob that resets the device (rings, channels)\n");
 	else if (!strcmp(c->word, "release"))
 		fprintf(f, "\n  --queue N  release only queue N's instance (default: all); a queue\n"
@@ -200,6 +201,7 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool socket_given = false;
 	int o, host_err;
 
 	a->conn.socket_path = getenv("VQTUNE_SOCKET");
@@ -212,6 +214,7 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		switch (o) {
 		case 's':
 			a->conn.socket_path = optarg;
+			socket_given = true;
 			break;
 		case 'H':
 			a->conn.host = optarg;
@@ -239,6 +242,10 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 					       argv[optind - 1]);
 		}
 	}
+	/* one of them would be ignored; $VQTUNE_SOCKET is only a default and gives way to -H */
+	if (socket_given && a->conn.host)
+		return ctl_usage_error(NULL, "-s/--socket and -H/--host cannot be used together: "
+				       "give the unix socket or the TCP address, not both");
 	if (!*a->conn.socket_path)
 		return ctl_usage_error(NULL, "--socket: empty path");
 	host_err = a->conn.host ? ctl_parse_host(a->conn.host) : 0;

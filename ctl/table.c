@@ -2,6 +2,12 @@
 /*
  * Aligned text tables: rows are collected first so every column gets the width of its
  * widest cell, as `ip -s`/`ss` column output does. Pure, unit-tested.
+ *
+ * Widths are display columns, not bytes: a cell is UTF-8 (names come from the server as
+ * UTF-8, other bytes already escaped as \xHH), and each code point is taken as one column.
+ * Counting code points needs no locale, so output does not depend on LC_CTYPE; East Asian
+ * wide characters (two columns) are the one case it gets wrong, and interface names of at
+ * most 15 bytes rarely hold them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +17,9 @@
 
 /* Spaces between columns. */
 #define CTL_TABLE_GAP	2
+/* UTF-8 continuation bytes are 10xxxxxx (RFC 3629 3): the top two bits of this mask. */
+#define CTL_UTF8_CONT_MASK	0xC0
+#define CTL_UTF8_CONT_BITS	0x80
 
 struct ctl_table {
 	unsigned int ncols;
@@ -45,6 +54,16 @@ err_free:
 	free(h);
 	ctl_table_free(t);
 	return NULL;
+}
+
+/* Display columns of the UTF-8 string @s: its bytes that start a code point. */
+static size_t ctl_display_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & CTL_UTF8_CONT_MASK) != CTL_UTF8_CONT_BITS;
+	return w;
 }
 
 int ctl_table_add(struct ctl_table *t, const char *const *cells)
@@ -83,7 +102,7 @@ void ctl_table_print(const struct ctl_table *t, FILE *f)
 		return;
 	for (r = 0; r < t->nrows; r++)
 		for (i = 0; i < t->ncols; i++) {
-			size_t l = strlen(t->cells[r * t->ncols + i]);
+			size_t l = ctl_display_width(t->cells[r * t->ncols + i]);
 
 			if (l > w[i])
 				w[i] = l;
@@ -97,7 +116,7 @@ void ctl_table_print(const struct ctl_table *t, FILE *f)
 		for (i = 0; i < end; i++) {
 			const char *c = t->cells[r * t->ncols + i];
 			bool last = i + 1 == end;
-			int pad = (int)(w[i] - strlen(c));
+			int pad = (int)(w[i] - ctl_display_width(c));
 
 			if (i)
 				fprintf(f, "%*s", CTL_TABLE_GAP, "");

@@ -1,10 +1,11 @@
 #!/bin/bash
 # vqtunectl's exit statuses and messages as vqtunectl(8) documents them: 3 when the daemon
 # cannot be reached (naming the socket), 4 for an unknown device, 2 for a VALUE that is not
-# an unsigned decimal integer, a -T naming a directory or a -H that is not HOST:PORT (all
-# refused before anything is sent, naming the option), 4 for release --queue N of a queue
-# without an instance, 0 otherwise; --json status, events --since and watch --count on a
-# non-terminal.
+# an unsigned decimal integer, a -T naming a directory, a -H that is not HOST:PORT, -s with
+# -H, a repeated --queue/--napi-id or --queue with --napi-id (all refused before anything is
+# sent, naming the option), 4 for release --queue N of a queue without an instance, 0
+# otherwise; --json status, events --since and watch --count on a non-terminal; a UTF-8
+# device name keeps its devices row aligned.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -47,6 +48,42 @@ for h in "127.0.0.1:$PORT" "http://127.0.0.1:$PORT/" "[::1]:$PORT"; do
 	"$VQTUNECTL" -H "$h" status >/dev/null 2>"$VQ_TMP/err"
 	check "-H '$h' (no listener): exit code" 3 $?
 done
+
+# -s and -H both: one would be ignored, so neither is chosen; 2 even with nothing listening
+"$VQTUNECTL" -s "$NOSOCK" -H "127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
+check "-s with -H: exit code" 2 $?
+check_true "... stderr names -s and -H ($(head -1 "$VQ_TMP/err"))" \
+	grep -qF -- "-s/--socket and -H/--host cannot be used together" "$VQ_TMP/err"
+"$VQTUNECTL" -H "127.0.0.1:$PORT" --socket="$VQ_SOCK" status >/dev/null 2>&1
+check "-H with --socket= (a live socket): exit code" 2 $?
+# $VQTUNE_SOCKET is a default, not a choice: -H alone still goes to TCP (nobody there: 3)
+VQTUNE_SOCKET=$VQ_SOCK "$VQTUNECTL" -H "127.0.0.1:$PORT" status >/dev/null 2>&1
+check "-H with VQTUNE_SOCKET set: exit code (TCP tried)" 3 $?
+
+# instance selectors: each once, and not both. The live socket would answer, so 2 here
+# means refused before sending; the journal must not move.
+ev0=$(events)
+opt_case() {	# DESCRIPTION EXPECTED-MESSAGE ARGS...
+	local d=$1 msg=$2; shift 2
+	vq_ctl "$@" >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "$d: exit code" 2 $?
+	check_true "... stderr says '$msg' ($(head -1 "$VQ_TMP/err"))" \
+		grep -qF -- "$msg" "$VQ_TMP/err"
+	check "... nothing on stdout" "" "$(cat "$VQ_TMP/out")"
+}
+opt_case "set --queue twice" "--queue given more than once" \
+	set "$B:vb" gro-flush-timeout 777 --queue 0 --queue 1
+opt_case "set --queue= twice" "--queue given more than once" \
+	set "$B:vb" gro-flush-timeout 777 --queue=1 --queue=1
+opt_case "set --napi-id twice" "--napi-id given more than once" \
+	set "$B:vb" gro-flush-timeout 777 --napi-id 1 --napi-id 2
+opt_case "set --queue with --napi-id" "--queue and --napi-id cannot be used together" \
+	set "$B:vb" gro-flush-timeout 777 --queue 0 --napi-id 1
+opt_case "set --napi-id with --queue" "--queue and --napi-id cannot be used together" \
+	set --napi-id=1 "$B:vb" gro-flush-timeout --queue=0 777
+opt_case "release --queue twice" "--queue given more than once" \
+	release "$B:vb" gro-flush-timeout --queue 0 --queue 1
+check "events count unchanged by the refused options" "$ev0" "$(events)"
 
 vq_ctl device "$B:nodev" >/dev/null 2>"$VQ_TMP/err"
 check "device on an unknown device: exit code" 4 $?
@@ -111,6 +148,22 @@ check "watch --count 2 (stdout a file): exit code" 0 $?
 check "watch printed two frames" 2 "$(grep -c '^NAME ' "$VQ_TMP/watch")"
 check "each frame lists vb" 2 "$(grep -Ec "^vb +$B " "$VQ_TMP/watch")"
 check "no terminal escape sequences" 0 "$(grep -c $'\e' "$VQ_TMP/watch")"
+
+# a UTF-8 name pads by display columns: every row's NETNS starts under the header's
+U=$'v\xc3\xab0'
+ip -n "$B" link add "$U" type veth peer name "${U}p" && ip -n "$B" link set "$U" up ||
+	exit $KSFT_FAIL
+vq_wait_code 200 GET "/v1/devices/$B:v%C3%AB0" 5 >/dev/null
+check "the UTF-8 device is watched" 200 "$(vq_code GET "/v1/devices/$B:v%C3%AB0")"
+vq_ctl devices >"$VQ_TMP/devs"
+check "devices: exit code" 0 $?
+check_true "devices lists $U" grep -q "^$U " "$VQ_TMP/devs"
+check "NETNS column starts at one display column in every row" 1 "$(python3 -c '
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+print(len({l.index(" " + w) for l in lines for w in (sys.argv[2], "NETNS") if " " + w in l}))
+' "$VQ_TMP/devs" "$B")"
+ip -n "$B" link del "$U"
 
 vq_ctl restore >/dev/null
 check "restore: exit code" 0 $?

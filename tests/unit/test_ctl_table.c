@@ -46,6 +46,48 @@ static void test_table_alignment(void **state)
 	ctl_table_free(t);
 }
 
+/*
+ * UTF-8 names pad by display columns, not bytes: "vëth0" is 6 bytes but 5 columns, "日本"
+ * 6 bytes but 2 code points, so every row's later columns start where the header's do.
+ */
+static void test_table_utf8_columns(void **state)
+{
+	static const char *const hdr[] = { "NAME", "NETNS", ">RX" };
+	static const char *const r1[] = { "v\xc3\xabth0", "a", "1" };
+	static const char *const r2[] = { "\xe6\x97\xa5\xe6\x9c\xac", "bb", "22" };
+	static const char *const r3[] = { "eth0", "\xc3\xa9", "333" };
+	struct ctl_table *t = ctl_table_new(hdr, 3);
+	char *out;
+
+	assert_non_null(t);
+	assert_int_equal(ctl_table_add(t, r1), 0);
+	assert_int_equal(ctl_table_add(t, r2), 0);
+	assert_int_equal(ctl_table_add(t, r3), 0);
+	out = render(t);
+	assert_string_equal(out,
+			    "NAME   NETNS   RX\n"
+			    "v\xc3\xabth0  a        1\n"
+			    "\xe6\x97\xa5\xe6\x9c\xac     bb      22\n"
+			    "eth0   \xc3\xa9      333\n");
+	free(out);
+	ctl_table_free(t);
+}
+
+/* A right-aligned column of UTF-8 cells lines up on its last column as well. */
+static void test_table_utf8_right(void **state)
+{
+	static const char *const hdr[] = { ">NAME", "X" };
+	static const char *const r1[] = { "\xc3\xa9\xc3\xa9", "y" };
+	struct ctl_table *t = ctl_table_new(hdr, 2);
+	char *out;
+
+	assert_int_equal(ctl_table_add(t, r1), 0);
+	out = render(t);
+	assert_string_equal(out, "NAME  X\n  \xc3\xa9\xc3\xa9  y\n");
+	free(out);
+	ctl_table_free(t);
+}
+
 static void test_table_empty_middle_and_null(void **state)
 {
 	static const char *const hdr[] = { ">Q", "DIR", ">N" };
@@ -88,6 +130,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_alignment),
+		cmocka_unit_test(test_table_utf8_columns),
+		cmocka_unit_test(test_table_utf8_right),
 		cmocka_unit_test(test_table_empty_middle_and_null),
 		cmocka_unit_test(test_table_many_rows),
 	};
