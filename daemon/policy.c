@@ -138,7 +138,11 @@ static json_t *get_object(struct pctx *c, json_t *obj, const char *key)
 	return v;
 }
 
-/* A number in [min, max]. 1 read into *out, 0 absent, -1 rejected (recorded). */
+/*
+ * A number in [min, max]. 1 read into *out, 0 absent, -1 rejected (recorded). A JSON integer
+ * is compared and named exactly (a long double holds every int64): 2^53 + 1 is neither taken
+ * for 2^53 nor printed as 9.00719925474099e+15.
+ */
 static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, double min,
 		   double max, double *out)
 {
@@ -154,6 +158,12 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 	else if (!json_is_number(v))
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be %s, not %s",
 		      real ? "a number" : "an integer", jtype(v));
+	else if (json_is_integer(v) && (long double)json_integer_value(v) < min)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE,
+		      "%" JSON_INTEGER_FORMAT " is below the minimum %.15g", json_integer_value(v), min);
+	else if (json_is_integer(v) && (long double)json_integer_value(v) > max)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE,
+		      "%" JSON_INTEGER_FORMAT " is above the maximum %.15g", json_integer_value(v), max);
 	else if (json_number_value(v) < min)
 		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%.15g is below the minimum %.15g",
 		      json_number_value(v), min);

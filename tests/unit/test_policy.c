@@ -240,6 +240,12 @@ static void test_ranges_and_inverted(void **state)
 	assert_int_equal(errs.n, 1);
 	expect_error(0, 422, "controllers.qlimit.bql_limit_min.min_bytes", 1, 91,
 		     "6000 is above bql_limit_max.max_bytes 5000: limit_min could never be reached");
+	/* an integer past 2^53 is compared and named exactly, not as a rounded double */
+	t = "{\"objective\":{\"latency_target_us\":9007199254740993}}";
+	assert_int_equal(validate(t, &p), 422);
+	assert_int_equal(errs.n, 1);
+	expect_error(0, 422, "objective.latency_target_us", 1, 35,
+		     "9007199254740993 is above the maximum 1000000");
 }
 
 static void test_select(void **state)
