@@ -81,6 +81,14 @@ char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len);
 /* CLOCK_REALTIME ns as UTC "2026-11-30T03:00:00.123Z". Returns buf. */
 char *ctl_fmt_time_ns(uint64_t ns, char *buf, size_t len);
 
+/*
+ * A JSON number as `policy set` reads it back to the same value: an integer digit for digit
+ * (all 64 bits), a whole real without an exponent and with ".0" (below 1e21), any other real
+ * in the fewest %g digits (up to 17, the round-trip width of a double) that strtod() returns
+ * to it. Not a number: "-". Returns buf.
+ */
+char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len);
+
 /* ---- jpath.c: dotted paths in JSON objects (pure) ---- */
 
 /*

@@ -28,6 +28,15 @@
 #define CTL_S_PER_HOUR		3600ULL
 #define CTL_S_PER_DAY		86400ULL
 
+/*
+ * Below this a whole-number real prints as plain digits ("%.1f"): 1e21 is where
+ * JavaScript's Number.prototype.toString (ECMA-262 Number::toString) turns to exponents.
+ */
+#define CTL_REAL_PLAIN_MAX	1e21
+/* %g precisions tried for the shortest real that reads back exactly: DBL_DIG..DBL_DECIMAL_DIG */
+#define CTL_REAL_DIGITS_MIN	15
+#define CTL_REAL_DIGITS_MAX	17
+
 /* RFC 1035 section 2.3.4: a host name is at most 253 characters in text form. */
 #define CTL_HOSTNAME_MAX	253
 /* TCP ports are 1..65535 (0 is not a port one can connect to). */
@@ -321,5 +330,34 @@ char *ctl_fmt_time_ns(uint64_t ns, char *buf, size_t len)
 		return buf;
 	}
 	snprintf(buf, len, "%s.%03uZ", tmp, ms);
+	return buf;
+}
+
+char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len)
+{
+	double d;
+	int prec;
+
+	if (json_is_integer(v)) {
+		/* all 64 bits, never through a double (which keeps 53) */
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return buf;
+	}
+	if (!json_is_real(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	d = json_real_value(v);
+	if (d == trunc(d) && fabs(d) < CTL_REAL_PLAIN_MAX) {
+		/* ".0" keeps it a real when `policy set` reads it back */
+		snprintf(buf, len, "%.1f", d);
+		return buf;
+	}
+	for (prec = CTL_REAL_DIGITS_MIN; prec < CTL_REAL_DIGITS_MAX; prec++) {
+		snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return buf;
+	}
+	snprintf(buf, len, "%.*g", CTL_REAL_DIGITS_MAX, d);
 	return buf;
 }

@@ -334,13 +334,22 @@ void ctl_text_changes(json_t *r)
 		       ctl_num(ch, "old", o), ctl_num(ch, "new", n));
 }
 
-/* One "key = value" line per leaf, keys dotted: what `policy set KEY VALUE` takes. */
+/*
+ * One "key = value" line per leaf, keys dotted: what `policy set KEY VALUE` takes. Numbers
+ * go through ctl_fmt_json_number(): integers digit for digit, reals without json_dumps()'s
+ * noise ("7.0000000000000009") or exponents ("1e18") for whole numbers.
+ */
 static void ctl_text_flat(json_t *v, char *prefix, size_t len, size_t used)
 {
+	char num[CTL_CELL_BYTES];
 	const char *key;
 	json_t *child;
 	char *s;
 
+	if (json_is_number(v)) {
+		printf("%s = %s\n", prefix, ctl_fmt_json_number(v, num, sizeof(num)));
+		return;
+	}
 	if (!json_is_object(v)) {
 		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		printf("%s = %s\n", prefix, s ? s : "?");

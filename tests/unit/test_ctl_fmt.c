@@ -256,6 +256,45 @@ static void test_json_value_from_arg(void **state)
 	json_decref(v);
 }
 
+/* @v (consumed) prints as @want, and `policy set` reads @want back to an equal value. */
+static void check_number(json_t *v, const char *want)
+{
+	char buf[64];
+	json_t *back;
+
+	assert_string_equal(ctl_fmt_json_number(v, buf, sizeof(buf)), want);
+	back = ctl_json_value_from_arg(buf);
+	assert_true(json_equal(back, v));
+	json_decref(back);
+	json_decref(v);
+}
+
+static void test_fmt_json_number(void **state)
+{
+	char buf[64];
+	json_t *s = json_string("1");
+
+	/* integers digit for digit: 2^53 + 1 has no double, and 1e18 is no real */
+	check_number(json_integer(9007199254740993LL), "9007199254740993");
+	check_number(json_integer(1000000000000000000LL), "1000000000000000000");
+	check_number(json_integer(9223372036854775807LL), "9223372036854775807");
+	check_number(json_integer(-1), "-1");
+	check_number(json_integer(0), "0");
+	/* whole-number reals without exponent, still reals ("1e18" from json_dumps) */
+	check_number(json_real(1e18), "1000000000000000000.0");
+	check_number(json_real(20000), "20000.0");
+	check_number(json_real(-4), "-4.0");
+	/* the shortest form that reads back ("0.10000000000000001" from json_dumps) */
+	check_number(json_real(0.1), "0.1");
+	check_number(json_real(0.07 * 100), "7.000000000000001");
+	check_number(json_real(1.5e-7), "1.5e-07");
+	check_number(json_real(1e21), "1e+21");
+	/* not a number: "-", as other missing values print */
+	assert_string_equal(ctl_fmt_json_number(s, buf, sizeof(buf)), "-");
+	assert_string_equal(ctl_fmt_json_number(NULL, buf, sizeof(buf)), "-");
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_time),
 		cmocka_unit_test(test_jpath_set),
 		cmocka_unit_test(test_json_value_from_arg),
+		cmocka_unit_test(test_fmt_json_number),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
