@@ -33,6 +33,7 @@
 #include "apierr.h"
 #include "http_parse.h"
 #include "log.h"
+#include "reqval.h"
 #include "util.h"
 #include "view.h"
 #include "vqtune_api.h"
@@ -57,6 +58,8 @@
 #define API_RUN_MAX_PASSES	4
 /* Longest "Allow" value: every method name once. */
 #define API_ALLOW_MAX_BYTES	64
+/* MHD's per-connection memory pool (its default, named so VQ_API_URI_MAX_BYTES holds). */
+#define API_CONN_MEMORY_BYTES	(32 * 1024)
 /* Longest MHD log line kept. */
 #define API_LOG_MAX_BYTES	512
 
@@ -81,6 +84,7 @@ struct api {
 /* Per-request state: made in req_begin(), freed in req_done(). */
 struct req {
 	char *path;		/* raw path of the request-target, percent-encoded */
+	size_t uri_len;		/* bytes in the whole request-target, query included */
 	char *seg[API_PATH_MAX_SEGS];
 	int nseg;
 	const char *arg[API_MAX_ARGS];
@@ -271,6 +275,10 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	int err;
 
 	r->started = true;
+	if (r->uri_len > VQ_API_URI_MAX_BYTES)
+		return api_reply_err(c, MHD_HTTP_URI_TOO_LONG, VQ_ERR_URI_TOO_LONG,
+				     "request-target is %zu bytes, longer than the limit of %d",
+				     r->uri_len, VQ_API_URI_MAX_BYTES);
 	if (api_auth_check_headers(c, &ret))
 		return ret;
 	err = http_path_split(r->path, r->seg, API_PATH_MAX_SEGS);
@@ -364,10 +372,12 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 					     "JSON nesting is deeper than the limit of %d",
 					     VQ_API_JSON_MAX_DEPTH);
 		body = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &jerr);
-		if (!body)
-			return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
-					     "line %d column %d: %s", jerr.line, jerr.column,
-					     jerr.text);
+		if (!body) {
+			json_t *err;
+			int st = apierr_json_parse(r->body, r->len, &jerr, &err);
+
+			return api_reply_json(c, st, err, NULL, NULL);
+		}
 		if (!json_is_object(body)) {
 			json_decref(body);
 			return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
@@ -423,6 +433,7 @@ static void *req_begin(void *cls, const char *uri, struct MHD_Connection *c)
 	(void)c;
 	if (!r || !uri)
 		return r;
+	r->uri_len = strlen(uri);
 	/* absolute-form request-target (RFC 9112 3.2.2): route on its path */
 	auth = strstr(uri, "://");
 	if (uri[0] != '/' && auth) {
@@ -475,6 +486,7 @@ static int listener_start(struct listener *l, int fd)
 				  MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)API_CONN_LIMIT,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)API_CONN_TIMEOUT_S,
+				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)API_CONN_MEMORY_BYTES,
 				  MHD_OPTION_URI_LOG_CALLBACK, req_begin, NULL,
 				  MHD_OPTION_NOTIFY_COMPLETED, req_done, NULL,
 				  MHD_OPTION_NOTIFY_CONNECTION, api_conn_notify, &l->conns,

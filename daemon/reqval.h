@@ -8,6 +8,7 @@
 #define VQ_REQVAL_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* 400 invalid_field when @body (an object) has a key not in @allowed (NULL-terminated). */

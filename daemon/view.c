@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* view: the JSON behind each API route (docs/api.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -26,6 +27,98 @@
 static const char *const oper_names[] = { "unknown", "notpresent", "down", "lowerlayerdown",
 					  "testing", "dormant", "up" };
 
+/* Room for one selector, percent-encoded: "NETNS:NAME", every byte of both as %HH. */
+#define VIEW_SEL_MAX_BYTES	(3 * (NETNS_NAME_MAX + 1 + 4 * IFNAMSIZ) + 1)
+/* Room for the candidates' part of a 409 message: apierr_new() keeps 511 bytes in all. */
+#define VIEW_CAND_MAX_BYTES	512
+
+/* Does @d's name equal @name? "raw name", "display form" (dev.c name_matches()) or NULL. */
+static const char *match_kind(const struct device *d, const char *name)
+{
+	char raw[IFNAMSIZ * 4];
+
+	if (!strcmp(d->name, name))
+		return "raw name";
+	if (!util_name_parse(name, raw, sizeof(raw)) && !strcmp(d->name, raw))
+		return "display form";
+	return NULL;
+}
+
+/* RFC 3986 2.1 percent-encoding of @s into @out, all but the unreserved set (2.3) and ':'. */
+static void sel_escape(const char *s, char *out, size_t len)
+{
+	static const char unreserved[] = "-._~:";
+	size_t o = 0;
+
+	for (; *s && o + 4 <= len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c < 0x80 && isalnum(c)) || strchr(unreserved, c))
+			out[o++] = (char)c;
+		else
+			o += snprintf(out + o, len - o, "%%%02X", c);
+	}
+	out[o] = '\0';
+}
+
+/*
+ * A selector that names @d and no other device: "NETNS:" with its display form, else with
+ * its raw bytes (when the display form is some other device's raw name), percent-encoded as
+ * a URL path takes it. Asks dev_resolve() itself, so the advice cannot be wrong. 0 or -ENOENT.
+ */
+static int unique_sel(const struct device *d, char *out, size_t len)
+{
+	const char *ns = d->ns->name[0] ? d->ns->name : "-";
+	char disp[4 * IFNAMSIZ + 1], sel[NETNS_NAME_MAX + 1 + sizeof(disp)];
+	const char *forms[] = { disp, d->name };
+	size_t i;
+	int err;
+
+	util_name_display(d->name, disp, sizeof(disp));
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
+		snprintf(sel, sizeof(sel), "%s:%s", ns, forms[i]);
+		if (dev_resolve(sel, &err) == d) {
+			sel_escape(sel, out, len);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* view.h. The candidates are matched as dev_resolve() matches them, so both agree. */
+int view_dev_conflict(const char *sel, json_t **out)
+{
+	const char *colon = strrchr(sel, ':');
+	const char *name = colon ? colon + 1 : sel, *kind;
+	char nsname[NETNS_NAME_MAX] = "", hex[2 * IFNAMSIZ + 1], one[VIEW_SEL_MAX_BYTES];
+	char cand[VIEW_CAND_MAX_BYTES] = "";
+	const struct netns *ns = NULL;
+	struct device *d;
+	size_t used = 0;
+	int n = 0;
+
+	if (colon) {
+		snprintf(nsname, sizeof(nsname), "%.*s", (int)(colon - sel), sel);
+		ns = netns_find(nsname);
+	}
+	dev_for_each(d) {
+		if ((colon && d->ns != ns) || !(kind = match_kind(d, name)))
+			continue;
+		util_hex(d->name, strnlen(d->name, IFNAMSIZ), hex);
+		if (unique_sel(d, one, sizeof(one)))
+			snprintf(one, sizeof(one), "no selector names it alone");
+		n++;
+		if (used < sizeof(cand))
+			used += snprintf(cand + used, sizeof(cand) - used,
+					 "; netns '%s' ifindex %d (%s, name_hex %s): '%s'",
+					 d->ns->name[0] ? d->ns->name : "-", d->ifindex, kind,
+					 hex, one);
+	}
+	*out = apierr_new(VQ_ERR_CONFLICT, "dev", "device '%s' is ambiguous: it names %d devices, "
+			  "address each by its own selector (percent-encoded)%s", sel, n, cand);
+	return 409;
+}
+
 static int dev_or_error(const char *sel, struct device **d, json_t **out)
 {
 	int err;
@@ -33,11 +126,8 @@ static int dev_or_error(const char *sel, struct device **d, json_t **out)
 	*d = dev_resolve(sel, &err);
 	if (*d)
 		return 0;
-	if (err == -EEXIST) {
-		*out = apierr_new(VQ_ERR_CONFLICT, "dev",
-				  "device '%s' exists in several namespaces: use NETNS:NAME", sel);
-		return 409;
-	}
+	if (err == -EEXIST)
+		return view_dev_conflict(sel, out);
 	*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
 	return 404;
 }

@@ -12,6 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The 409 conflict for a device selector @sel that dev_resolve() found ambiguous (-EEXIST):
+ * a NAME in several namespaces, or, within one namespace, one device's raw name that is
+ * another's display form (a name holding "\\xff" literally beside one holding the byte
+ * 0xFF). The message lists every candidate (netns, ifindex, raw name or display form,
+ * name_hex) with a percent-encoded selector that names it alone, checked by dev_resolve(),
+ * never the selector the client sent. Returns 409 and stores the error object in *out.
+ */
+int view_dev_conflict(const char *sel, json_t **out);
 int view_status(json_t **out);
 int view_devices(json_t **out);
 int view_device(const char *dev, json_t **out);

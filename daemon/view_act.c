@@ -27,12 +27,8 @@ static int writable_dev(const char *sel, struct device **d, json_t **out)
 
 	*d = dev_resolve(sel, &err);
 	if (!*d) {
-		if (err == -EEXIST) {
-			*out = apierr_new(VQ_ERR_CONFLICT, "dev",
-					  "device '%s' exists in several namespaces: use NETNS:NAME",
-					  sel);
-			return 409;
-		}
+		if (err == -EEXIST)
+			return view_dev_conflict(sel, out);
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
 		return 404;
 	}

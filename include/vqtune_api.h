@@ -17,6 +17,13 @@
 /* Conventional TCP address when --listen is given without one. */
 #define VQ_DEFAULT_TCP			"127.0.0.1:9477"
 
+/*
+ * Longest request-target (path and query, raw) answered normally; a longer one is a JSON 414
+ * (RFC 9110 15.5.15). 8000 is the request-line length RFC 9112 3 asks every recipient to
+ * support, well below the daemon's 32 KiB per-connection buffer that MHD must fit the request
+ * line and headers in: past that MHD never hands the request over (docs/api.md).
+ */
+#define VQ_API_URI_MAX_BYTES		8000
 /* Request bodies above this are refused with 413 (DESIGN.md). */
 #define VQ_API_BODY_MAX_BYTES		(64 * 1024)
 /* Deepest JSON nesting a request may have; deeper is 400 naming the limit. */
@@ -36,6 +43,7 @@
 #define VQ_ERR_METHOD_NOT_ALLOWED	"method_not_allowed"	/* 405 */
 #define VQ_ERR_CONFLICT			"conflict"		/* 409: ambiguous device, disruption not accepted */
 #define VQ_ERR_PAYLOAD_TOO_LARGE	"payload_too_large"	/* 413 */
+#define VQ_ERR_URI_TOO_LONG		"uri_too_long"		/* 414: past VQ_API_URI_MAX_BYTES */
 #define VQ_ERR_UNSUPPORTED_MEDIA	"unsupported_media_type"/* 415 */
 #define VQ_ERR_READ_ONLY		"read_only"		/* 403: device is observed, not managed */
 #define VQ_ERR_UNSUPPORTED		"unsupported"		/* 422: the device/kernel lacks the knob */

@@ -2,7 +2,8 @@
 # A device name that is not UTF-8 (byte 0xFF): the JSON stays valid and shows the display
 # form v\xff0 with name_hex 76ff30; the device is found by its raw bytes and by its display
 # form, percent-encoded; /metrics escapes the display form's backslash once more and
-# promtool accepts it; the CLI prints and writes it.
+# promtool accepts it; the CLI prints and writes it. With a second device literally named
+# "v\xff0" beside it, that selector is a 409 whose message gives each its own selector.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -61,4 +62,35 @@ check "events name the device in display form" "$DISPLAY $DISPLAY" "$ev"
 vq_ctl restore >/dev/null
 check "restore exit code" 0 $?
 check "gro-flush-timeout restored" "$ORIG" "$(vq_napi "$A" "$IFX" gro_flush_timeout)"
+
+# A second device in A named by the display form's text itself (backslash, x, f, f): the
+# selector "A:v\xff0" is now its raw name and the first device's display form. The 409
+# names both and gives each a selector that is its own, not "use NETNS:NAME" (already given).
+ip -n "$A" link add "$DISPLAY" type veth peer name vp2 netns "$B" || exit $KSFT_FAIL
+LIT_HEX=765c78666630	# v \ x f f 0
+vq_wait_code 200 GET "/v1/devices/$A:v%5C%5Cxff0" 5 >/dev/null
+check 'literal-named device appears (by its display form v\\xff0)' 200 \
+	"$(vq_code GET "/v1/devices/$A:v%5C%5Cxff0")"
+out=$(vq_api GET "/v1/devices/$A:v%5Cxff0")
+check "GET NS:v\xff0 with both present: status" 409 "${out%% *}"
+msg=$(cut -d' ' -f2- <<<"$out" | vq_json 'd["error"]["code"] + "|" + d["error"]["message"]')
+check_true "... conflict naming 2 devices ($msg)" grep -q '^conflict|.* names 2 devices' <<<"$msg"
+check_true "... the 0xFF device by display form, selector $A:v%FF0" \
+	grep -qF "(display form, name_hex 76ff30): '$A:v%FF0'" <<<"$msg"
+check_true "... the literal device by raw name, selector $A:v%5C%5Cxff0" \
+	grep -qF "(raw name, name_hex $LIT_HEX): '$A:v%5C%5Cxff0'" <<<"$msg"
+check_true "... no advice to add the netns the selector has" \
+	eval '! grep -q "use NETNS:NAME" <<<"$msg"'
+# a write through that selector is refused the same way, and changes nothing
+out=$(vq_api PUT "/v1/devices/$A:v%5Cxff0/knobs/gro-flush-timeout" '{"value":20000}')
+check "PUT NS:v\xff0 with both present: status" 409 "${out%% *}"
+check_true "... the same conflict message" grep -qF "(raw name, name_hex $LIT_HEX)" <<<"$out"
+check "... gro-flush-timeout unchanged" "$ORIG" "$(vq_napi "$A" "$IFX" gro_flush_timeout)"
+# the advice works: each selector finds its own device
+for pair in "v%FF0 76ff30" "v%5C%5Cxff0 $LIT_HEX"; do
+	read -r enc want <<<"$pair"
+	r=$(vq_api GET "/v1/devices/$A:$enc")
+	check "advised $A:$enc: status" 200 "${r%% *}"
+	check "advised $A:$enc: name_hex" "$want" "$(cut -d' ' -f2- <<<"$r" | vq_json 'd["name_hex"]')"
+done
 vq_done

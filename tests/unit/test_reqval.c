@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "apierr.h"
 #include "reqval.h"
 
 /* The range of defer-hard-irqs (S32_MAX), the example bound in docs/api.md. */
@@ -144,6 +145,65 @@ static void test_only_fields(void **state)
 	json_decref(empty);
 }
 
+/* The reply for a body jansson rejects: our words for a NUL, jansson's for the rest. */
+static json_t *parse_err(const char *text, int *status)
+{
+	json_error_t jerr;
+	json_t *err = NULL, *b = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
+
+	assert_null(b);
+	*status = apierr_json_parse(text, strlen(text), &jerr, &err);
+	assert_non_null(err);
+	assert_null(json_object_get(json_object_get(err, "error"), "field"));
+	return err;
+}
+
+static const char *err_msg(json_t *err)
+{
+	json_t *e = json_object_get(err, "error");
+
+	assert_string_equal(json_string_value(json_object_get(e, "code")), "invalid_json");
+	return json_string_value(json_object_get(e, "message"));
+}
+
+static void test_json_nul(void **state)
+{
+	int st = 0;
+	json_t *err = parse_err("{\"reason\":\"a\\u0000b\"}", &st);
+
+	assert_int_equal(st, 400);
+	/* no trace of jansson's "JSON_ALLOW_NUL"; the escape quoted with one backslash */
+	assert_string_equal(err_msg(err),
+			    "line 1 column 13: NUL character (\\u0000) in a string is not allowed");
+	json_decref(err);
+	/* on the third line, in a key: the position moves with it */
+	err = parse_err("{\n\"value\": 1,\n  \"k\\u0000\": 2}", &st);
+	assert_int_equal(st, 400);
+	assert_string_equal(err_msg(err),
+			    "line 3 column 5: NUL character (\\u0000) in a string is not allowed");
+	json_decref(err);
+	/* an escaped backslash before "u0000" is text, not a NUL: the second string has it */
+	err = parse_err("{\"a\":\"\\\\u0000\",\"b\":\"\\u0000\"}", &st);
+	assert_int_equal(st, 400);
+	assert_string_equal(err_msg(err),
+			    "line 1 column 21: NUL character (\\u0000) in a string is not allowed");
+	json_decref(err);
+}
+
+static void test_json_other_errors(void **state)
+{
+	int st = 0;
+	json_t *err = parse_err("{\"a\":1,\"a\":2}", &st);
+
+	assert_int_equal(st, 400);
+	assert_string_equal(err_msg(err), "line 1 column 10: duplicate object key near '\"a\"'");
+	json_decref(err);
+	err = parse_err("{\"a\":}", &st);
+	assert_int_equal(st, 400);
+	assert_string_equal(err_msg(err), "line 1 column 6: unexpected token near '}'");
+	json_decref(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +211,8 @@ int main(void)
 		cmocka_unit_test(test_uint_types),
 		cmocka_unit_test(test_bool_string),
 		cmocka_unit_test(test_only_fields),
+		cmocka_unit_test(test_json_nul),
+		cmocka_unit_test(test_json_other_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
