@@ -7,6 +7,7 @@
 #include "dev.h"
 #include "ethstats.h"
 #include "netns.h"
+#include "sysfs.h"
 #include "util.h"
 #include "vqp.h"
 
@@ -86,6 +87,7 @@ void dev_del(struct device *d)
 	}
 	ets_map_free(d->ets);
 	vqp_dev_free(d->vqp);
+	sfs_dev_free(d->sfs);
 	free(d->txq);
 	free(d->rxq);
 	free(d->napi);

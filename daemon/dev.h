@@ -17,6 +17,7 @@
 
 struct netns;
 struct vqp_dev;
+struct sfs_dev;
 
 /* Upper bound on queues per direction we model; the kernel's own default cap is 4096. */
 #define DEV_MAX_QUEUES	1024
@@ -98,6 +99,7 @@ struct device {
 	unsigned int n_napi;
 	int napi_rxq[DEV_MAX_QUEUES];	/* unused slot: -1 */
 
+	struct sfs_dev *sfs;		/* its sysfs files kept open (sysfs.h), NULL: none yet */
 	bool has_bql;			/* some TX queue has byte_queue_limits */
 	uint32_t bql_gen;		/* generation has_bql was probed in */
 	uint32_t dnapi_present;		/* bit per dnapi readable in sysfs */

@@ -135,7 +135,7 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 			 d->driver, d->managed ? ", managed" : ", observed read-only");
 		/* later ticks keep the counts current (ns_tick) */
 		n_tx = n_rx = 0;
-		if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
+		if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
 			dev_set_queues(d, n_tx, n_rx);
 	}
 	if (stats)
@@ -344,8 +344,8 @@ static void device_sample(struct device *d, uint64_t t_link, uint64_t t_qstats)
 	if (d->bql_gen != d->gen || d->has_bql) {
 		d->has_bql = false;
 		for (q = 0; q < d->n_tx; q++) {
-			sfs_bql_read(d->ns->sysfs, d->name, q, d->txq[q].bql,
-				     &d->txq[q].bql_present);
+			sfs_bql_read(&d->sfs, d->ns->sysfs, d->name, d->gen, d->n_tx, q,
+				     d->txq[q].bql, &d->txq[q].bql_present);
 			d->has_bql |= d->txq[q].bql_present != 0;
 		}
 		d->bql_gen = d->gen;
@@ -413,7 +413,7 @@ static void ns_tick(struct netns *ns)
 			continue;
 		n_tx = d->n_tx;
 		n_rx = d->n_rx;
-		if (!sfs_queue_counts(ns->sysfs, d->name, &n_tx, &n_rx))
+		if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
 			dev_set_queues(d, n_tx, n_rx);
 		for (q = 0; q < d->n_rx; q++)
 			d->rxq[q].present = 0, d->rxq[q].src = QSRC_NONE, d->rxq[q].napi_id = 0;

@@ -11,6 +11,22 @@
 
 #include "sysfs.h"
 
+/* sfs_dev descriptor slots: not open yet, or found absent (not looked for again until the
+ * queue generation changes: a kernel without stall_cnt does not grow one) */
+#define SFS_FD_NONE	(-1)
+#define SFS_FD_ABSENT	(-2)
+/* longest sysfs path built here: root, device name and a BQL file name */
+#define SFS_PATH_MAX	512
+/* longest value text read: a u64 in decimal and its newline */
+#define SFS_VALUE_MAX	64
+
+struct sfs_dev {
+	int queues_fd;		/* O_PATH of class/net/NAME/queues, or SFS_FD_NONE */
+	uint32_t gen;		/* queue generation the BQL descriptors belong to */
+	unsigned int n_tx;	/* TX queues in bql_fd */
+	int *bql_fd;		/* n_tx * BQL_NUM: a descriptor, SFS_FD_NONE or SFS_FD_ABSENT */
+};
+
 static const char *const bql_file[BQL_NUM] = {
 	[BQL_LIMIT] = "limit",
 	[BQL_LIMIT_MIN] = "limit_min",
@@ -28,9 +44,22 @@ static const char *const dnapi_file[DNAPI_NUM] = {
 	[DNAPI_THREADED] = "threaded",
 };
 
+/* The @n bytes read into @buf (room for one more) as one decimal value. 0 or -EINVAL. */
+static int parse_u64(char *buf, ssize_t n, uint64_t *v)
+{
+	char *end;
+
+	buf[n] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
 int sfs_read_u64(const char *path, uint64_t *v)
 {
-	char buf[64], *end;
+	char buf[SFS_VALUE_MAX];
 	ssize_t n;
 	int fd;
 
@@ -41,12 +70,85 @@ int sfs_read_u64(const char *path, uint64_t *v)
 	close(fd);
 	if (n < 0)
 		return -errno;
-	buf[n] = '\0';
-	errno = 0;
-	*v = strtoull(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	return 0;
+	return parse_u64(buf, n, v);
+}
+
+/*
+ * One value through the kept descriptor *@fd, opened from @path first when there is none.
+ * A failed read closes it (a removed device or queue: -ENODEV) so the next one opens the
+ * path again. 0, -ENOENT (absent: *@fd remembers it), -EINVAL or -errno.
+ */
+static int read_kept(int *fd, const char *path, uint64_t *v)
+{
+	char buf[SFS_VALUE_MAX];
+	ssize_t n;
+	int err;
+
+	if (*fd == SFS_FD_ABSENT)
+		return -ENOENT;
+	if (*fd == SFS_FD_NONE) {
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0) {
+			err = -errno;
+			*fd = err == -ENOENT ? SFS_FD_ABSENT : SFS_FD_NONE;
+			return err;
+		}
+	}
+	n = pread(*fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0) {
+		err = -errno;
+		close(*fd);
+		*fd = SFS_FD_NONE;
+		return err;
+	}
+	return parse_u64(buf, n, v);
+}
+
+/* *@cp, made on first use; NULL when @cp is NULL or memory is short (paths are used then). */
+static struct sfs_dev *sfs_dev_get(struct sfs_dev **cp)
+{
+	if (!cp)
+		return NULL;
+	if (!*cp) {
+		*cp = calloc(1, sizeof(**cp));
+		if (*cp)
+			(*cp)->queues_fd = SFS_FD_NONE;
+	}
+	return *cp;
+}
+
+static void close_bql(struct sfs_dev *c)
+{
+	unsigned int i;
+
+	for (i = 0; c->bql_fd && i < c->n_tx * BQL_NUM; i++)
+		if (c->bql_fd[i] >= 0)
+			close(c->bql_fd[i]);
+	free(c->bql_fd);
+	c->bql_fd = NULL;
+	c->n_tx = 0;
+}
+
+void sfs_dev_free(struct sfs_dev *c)
+{
+	if (!c)
+		return;
+	close_bql(c);
+	if (c->queues_fd >= 0)
+		close(c->queues_fd);
+	free(c);
+}
+
+unsigned int sfs_dev_open_fds(const struct sfs_dev *c)
+{
+	unsigned int i, n;
+
+	if (!c)
+		return 0;
+	n = c->queues_fd >= 0;
+	for (i = 0; c->bql_fd && i < c->n_tx * BQL_NUM; i++)
+		n += c->bql_fd[i] >= 0;
+	return n;
 }
 
 int sfs_write_u64(const char *path, uint64_t v)
@@ -64,35 +166,54 @@ int sfs_write_u64(const char *path, uint64_t v)
 	return ret;
 }
 
-static bool queue_exists(const char *root, const char *ifname, const char *dir, unsigned int q)
+/* Does queues/@dir-@q exist? Relative to the open queues/ directory @dfd, else by path. */
+static bool queue_exists(int dfd, const char *root, const char *ifname, const char *dir,
+			 unsigned int q)
 {
-	char path[512];
+	char path[SFS_PATH_MAX];
 	struct stat st;
 
+	if (dfd >= 0) {
+		snprintf(path, sizeof(path), "%s-%u", dir, q);
+		return !fstatat(dfd, path, &st, 0);
+	}
 	snprintf(path, sizeof(path), "%s/class/net/%s/queues/%s-%u", root, ifname, dir, q);
 	return !stat(path, &st);
 }
 
-/* Counts still right: the last queue exists and the one past it does not (4 stats). */
-static bool counts_unchanged(const char *root, const char *ifname, unsigned int n_tx,
+/*
+ * Counts still right: the last queue exists and the one past it does not (4 stats). Through
+ * a removed device's kept directory nothing exists, so it reads as changed and is reopened.
+ */
+static bool counts_unchanged(int dfd, const char *root, const char *ifname, unsigned int n_tx,
 			     unsigned int n_rx)
 {
-	return n_tx && n_rx && queue_exists(root, ifname, "tx", n_tx - 1) &&
-	       !queue_exists(root, ifname, "tx", n_tx) && queue_exists(root, ifname, "rx", n_rx - 1) &&
-	       !queue_exists(root, ifname, "rx", n_rx);
+	return n_tx && n_rx && queue_exists(dfd, root, ifname, "tx", n_tx - 1) &&
+	       !queue_exists(dfd, root, ifname, "tx", n_tx) &&
+	       queue_exists(dfd, root, ifname, "rx", n_rx - 1) &&
+	       !queue_exists(dfd, root, ifname, "rx", n_rx);
 }
 
-int sfs_queue_counts(const char *root, const char *ifname, unsigned int *n_tx,
-		     unsigned int *n_rx)
+int sfs_queue_counts(struct sfs_dev **cp, const char *root, const char *ifname,
+		     unsigned int *n_tx, unsigned int *n_rx)
 {
-	char path[512];
+	struct sfs_dev *c = sfs_dev_get(cp);
+	char path[SFS_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
 
 	/* queues are numbered densely from 0, so probing the ends is enough */
-	if (counts_unchanged(root, ifname, *n_tx, *n_rx))
+	if (counts_unchanged(c ? c->queues_fd : SFS_FD_NONE, root, ifname, *n_tx, *n_rx))
 		return 0;
 	snprintf(path, sizeof(path), "%s/class/net/%s/queues", root, ifname);
+	if (c) {
+		/* counted by path below: the directory kept for the next ticks is that one */
+		if (c->queues_fd >= 0)
+			close(c->queues_fd);
+		c->queues_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (c->queues_fd < 0)
+			c->queues_fd = SFS_FD_NONE;
+	}
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
@@ -116,20 +237,53 @@ int sfs_bql_path(const char *root, const char *ifname, unsigned int q, enum bqlv
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-void sfs_bql_read(const char *root, const char *ifname, unsigned int q, uint64_t out[BQL_NUM],
-		  uint32_t *present)
+/* The kept descriptors of TX queue @q, a fresh set when the queues changed; NULL: none. */
+static int *bql_fds(struct sfs_dev *c, uint32_t gen, unsigned int n_tx, unsigned int q)
 {
-	char path[512];
-	int v;
+	unsigned int i;
+
+	if (!c)
+		return NULL;
+	if (c->gen != gen || c->n_tx != n_tx || !c->bql_fd) {
+		close_bql(c);
+		c->bql_fd = malloc((n_tx ? n_tx : 1) * BQL_NUM * sizeof(*c->bql_fd));
+		if (!c->bql_fd)
+			return NULL;
+		for (i = 0; i < n_tx * BQL_NUM; i++)
+			c->bql_fd[i] = SFS_FD_NONE;
+		c->gen = gen;
+		c->n_tx = n_tx;
+	}
+	return q < c->n_tx ? &c->bql_fd[q * BQL_NUM] : NULL;
+}
+
+void sfs_bql_read(struct sfs_dev **cp, const char *root, const char *ifname, uint32_t gen,
+		  unsigned int n_tx, unsigned int q, uint64_t out[BQL_NUM], uint32_t *present)
+{
+	int *fds = bql_fds(sfs_dev_get(cp), gen, n_tx, q);
+	char path[SFS_PATH_MAX];
+	int v, ret;
 
 	*present = 0;
 	for (v = 0; v < BQL_NUM; v++) {
-		if (sfs_bql_path(root, ifname, q, v, path, sizeof(path)))
+		/* a path only to open one: a kept descriptor reads without it */
+		if ((!fds || fds[v] == SFS_FD_NONE) &&
+		    sfs_bql_path(root, ifname, q, v, path, sizeof(path)))
 			continue;
-		if (!sfs_read_u64(path, &out[v]))
+		ret = fds ? read_kept(&fds[v], path, &out[v]) : sfs_read_u64(path, &out[v]);
+		if (!ret) {
 			*present |= 1u << v;
-		else if (v == BQL_LIMIT)
-			return;	/* no byte_queue_limits directory: nothing else to find */
+			continue;
+		}
+		if (v != BQL_LIMIT)
+			continue;
+		/* no byte_queue_limits directory: nothing else to find */
+		for (; fds && ret == -ENOENT && v < BQL_NUM; v++) {
+			if (fds[v] >= 0)
+				close(fds[v]);
+			fds[v] = SFS_FD_ABSENT;
+		}
+		return;
 	}
 }
 

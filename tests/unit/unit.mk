@@ -14,7 +14,8 @@ test_api_OBJS := daemon/api.c daemon/api_auth.c daemon/api_conn.c daemon/api_arg
 test_prom_OBJS := daemon/prom.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
 test_api_PKGS := libcurl
-UNIT_TESTS += http_parse
+UNIT_TESTS += http_parse sysfs
+test_sysfs_OBJS := daemon/sysfs.c
 test_http_parse_OBJS := daemon/http_parse.c
 
 # vqtunectl pure helpers (owner: ctl); built from ctl/ with the ctl flags, need only jansson
