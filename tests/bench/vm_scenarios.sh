@@ -21,14 +21,16 @@
 # default 4), VQ_BENCH_NOISE (1, default: an (a') column, the default measured again last in
 # every round; (a')/(a) is the noise between two fresh pairs with the same knobs),
 # VQ_BENCH_POLICY ((c)'s policy, a name in policies/, default balanced; observe measures the
-# cost of vqtuned's sampling alone), VQ_VM_TIMEOUT (default 3600 s here).
+# cost of vqtuned's sampling alone), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
+# CPU F, backend worker and servers on CPU B; none: unpinned), VQ_VM_TIMEOUT (default 3600 s).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tag=${1:-${VQ_BENCH_KERNEL:-7}}
 
 words=""
 for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
-	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY; do
+	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
+	 VQ_BENCH_PIN; do
 	val=${!v:-}
 	[ -n "$val" ] || continue
 	# a kernel command-line word has no spaces: lists travel comma-separated
