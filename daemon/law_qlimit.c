@@ -14,12 +14,13 @@
  * a queue needs so the device never runs dry between two completions: the stack refills the
  * driver queue only when completions free room; S (mean packet) because a completion frees
  * whole packets, so the one on the wire still counts in inflight. The queue is starving when
- * it stops (tx-stop, or BQL holding the stack: bql_limited) while the qdisc holds data and
- * it sends below QL_SATURATED of D: the limit is then the bottleneck and throughput = L / P,
- * so P = L / rate, learned after two starving intervals at one limit (a load drop, or the
- * refill after a step, looks so for one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
+ * it stops (tx-stop, or BQL holding the stack: bql_limited) while the qdisc holds data, it
+ * sends below QL_SATURATED of D, and dql's own limit sits at limit_max (when known): the
+ * cap is then the bottleneck and throughput = L / P, so P = L / rate, learned after two
+ * starving intervals at one limit (a load drop, or the refill after a step, looks so for
+ * one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
  * period is a frames count times a packet size, or a timer), so a stale floor does not keep
- * a queue long.
+ * a queue long. limit_min is only ever lowered: dql raises its own limit on starvation.
  *
  * Stability: L* does not depend on L except through P, which is measured only while starving
  * and only raises L out of starvation, after which it is not re-measured; so the map L -> L*
@@ -121,8 +122,14 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 	if (v->capped && !law_known(sig->capacity_bytes_per_s) && ql_probe(st, learn, tx))
 		v->drain_bytes_per_s = fmax(v->drain_bytes_per_s, QL_PROBE_FACTOR * tx);
 	v->saturated = v->drain_bytes_per_s > 0 && tx >= QL_SATURATED * v->drain_bytes_per_s;
+	/*
+	 * The cap starves the queue only while dql sits at it: below it, dql chose its limit
+	 * and raises it itself on starvation, and a rate under the peak then says the sender
+	 * (or the CPU) is slower, not the limit; L / rate would be the queue's delay, not P.
+	 */
 	v->starving = stopped && backlog && !v->saturated && tx > 0 &&
-		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT;
+		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT &&
+		(!law_known(sig->bql_limit_bytes) || v->capped);
 }
 
 /* Learn or forget the completion period P; see the top comment. */
@@ -184,12 +191,12 @@ static int ql_limits(const struct law_state *st, const struct law_policy *pol,
 				   v->delay_ns / 1e3 : -1.0, t_ns / 1e3, d, (long long)lmax,
 				   (long long)target);
 	}
-	target = target < lmax ? target : lmax;	/* min never above the max written */
-	if (lmin != LAW_KNOB_ABSENT && floor_binds && lmin < target && ql_moves(pol, lmin, target))
-		return law_propose(out, LK_BQL_LIMIT_MIN, lmin,
-				   law_clamp(pol, LK_BQL_LIMIT_MIN, (double)target), true,
-				   "limit_min to the starvation floor %lld B so dql cannot starve "
-				   "the queue", (long long)target);
+	/*
+	 * limit_min is never raised to the floor: dql grows its own limit when a queue starves
+	 * (lib/dynamic_queue_limits.c dql_completed()), so a floor under dql only pins a standing
+	 * queue that dql would have let drain. The floor bounds limit_max alone, where the cap
+	 * could be what starves the queue.
+	 */
 	return 0;
 }
 

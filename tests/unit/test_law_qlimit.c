@@ -292,7 +292,8 @@ static void test_ring_and_full_mode(void **state)
 	struct law_state st;
 	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 40e6, .tx_packets_per_s = 3e4,
 		.tx_stop_per_s = 200, .qdisc_backlog_bytes = 90000, .bql_inflight_bytes = 20000,
-		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 500 };
+		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 500, .bql_limited = true,
+		.bql_limit_bytes = 125000 };
 	struct law_step out;
 
 	law_policy_defaults(&pol);
@@ -323,6 +324,50 @@ static void test_ring_and_full_mode(void **state)
 	assert_non_null(strstr(out.reason, "starvation floor"));
 }
 
+/*
+ * dql's own limit under the cap: the sender, not the cap, is slow (a CPU-bound guest), so
+ * the same stops and backlog are not starvation, no floor is learned, and limit_min is never
+ * raised toward one (dql raises its own limit when a queue starves).
+ */
+static void test_dql_below_cap_not_starving(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 40e6, .tx_packets_per_s = 3e4,
+		.tx_stop_per_s = 200, .qdisc_backlog_bytes = 90000, .bql_inflight_bytes = 20000,
+		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 0, .bql_limited = true,
+		.bql_limit_bytes = 60000 };
+	struct law_step out;
+	int i;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 125000;	/* = D x T: on the delay target */
+	st.knob[LK_BQL_LIMIT_MIN] = 0;
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+		assert_int_equal(out.learn.ql_starve_ticks, 0);
+		assert_true(out.learn.ql_period_ns == 0);
+		assert_non_null(strstr(out.reason, "not starving"));
+		st.learn = out.learn;
+	}
+	/* the same at the cap is starvation: learned after two intervals, limit_max raised */
+	sig.bql_limit_bytes = 125000;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	st.learn = out.learn;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	st.knob[LK_BQL_LIMIT_MAX] = out.new_value;
+	st.learn = out.learn;
+	/* once the cap is above the floor, limit_min stays where it is: dql's to move */
+	sig.bql_limit_bytes = 200000;
+	sig.tx_stop_per_s = 0;
+	sig.bql_limited = false;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	assert_true(out.learn.ql_period_ns > 0);	/* the floor is known, and not applied */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_capacity_unknown_uses_peak),
 		cmocka_unit_test(test_invalid_null_and_absent),
 		cmocka_unit_test(test_ring_and_full_mode),
+		cmocka_unit_test(test_dql_below_cap_not_starving),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
