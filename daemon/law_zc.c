@@ -21,15 +21,10 @@
  * max-pending makes a stalled consumer prompt). The pending that a consumer completing at
  * rate r clears within T is r x T:
  *
- *	Lc > T:                   M* = a x T        (the consumer's own rate sets the budget)
- *	(1 - ZC_BAND) Tp <= Lc <= T: M* = min(M, a x Tp)   (Tp: the policy's own target)
- *	Lc < (1 - ZC_BAND) Tp:    M* = (a + f) x Tp (every eligible send fits, still prompt)
+ *	Lc > T:                 M* = a x T          (the consumer's own rate sets the budget)
+ *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt)
+ *	else:                   hold
  *	Lc > T at M = min, or completions stalled:  zerocopy off, retry after 16, 32, ... ticks
- *
- * The ring's longer T only keeps zerocopy on; the budget within it is Tp's: a buffer in
- * flight holds BQL's inflight until it completes, and so delays the queue's other flows
- * (a ping-pong under bulk) by as long. Where T = Tp the middle line holds (a = M / Lc, so
- * a x Tp >= M), the dead band of the two outer branches.
  *
  * Over M the vqpair falls back to a copy, so M* keeps the zerocopy share that still completes
  * within T. zerocopy is turned on where the mean send is at least the policy's break-even
@@ -171,28 +166,14 @@ static int zc_pending(const struct law_state *st, const struct law_signals *sig,
 				   (long long)m, (long long)want);
 	}
 	l->zc_retry_ticks = 0;		/* prompt: a recovered consumer resets the backoff */
-	if (m == LAW_KNOB_ABSENT)
+	if (m == LAW_KNOB_ABSENT || lc >= (1 - ZC_BAND) * t_ns)
 		return 0;
-	/*
-	 * The pending budget is the policy's target, never the ring's longer one: a buffer in
-	 * flight holds BQL's inflight until it completes, and with it every other flow of the
-	 * queue. The ring bound only keeps zerocopy on (above) while it costs no descriptors.
-	 */
-	if (lc >= (1 - ZC_BAND) * t_pol) {
-		want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, a * t_pol / NS_PER_S);
-		if (want >= m || law_rel_change(m, want) <= pol->hysteresis)
-			return 0;
-		return law_propose(out, LK_ZEROCOPY_MAX_PENDING, m, want, true,
-				   "completion %.0f us within the ring's %.0f us but past the "
-				   "target %.0f us: max-pending %lld -> %lld (rate x target)",
-				   lc / 1e3, t_ns / 1e3, t_pol / 1e3, (long long)m, (long long)want);
-	}
-	want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, (a + f) * t_pol / NS_PER_S);
+	want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, (a + f) * t_s);
 	if (want == m || law_rel_change(m, want) <= pol->hysteresis)
 		return 0;
 	return law_propose(out, LK_ZEROCOPY_MAX_PENDING, m, want, true,
 			   "completion %.0f us prompt (target %.0f us), %.0f eligible/s: "
-			   "max-pending %lld -> %lld", lc / 1e3, t_pol / 1e3, a + f, (long long)m,
+			   "max-pending %lld -> %lld", lc / 1e3, t_ns / 1e3, a + f, (long long)m,
 			   (long long)want);
 }
 
