@@ -6,10 +6,12 @@
  * policy changes nothing. The daemon is one thread (main.c): no lock.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "apierr.h"
 #include "log.h"
@@ -55,25 +57,36 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err)
 
 /*
  * Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big,
- * -EISDIR a directory (which open(2) accepts and only read(2) refuses).
+ * -EISDIR a directory (which open(2) accepts and only read(2) refuses), -EINVAL not a
+ * regular file: a FIFO would block the daemon in open(2) or read(2) until a writer came,
+ * with its tick and its SIGTERM (knob restore) waiting behind (O_NONBLOCK opens it at once).
  */
 static int read_text(const char *path, char **text, size_t *len)
 {
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	char *buf;
 	size_t n;
+	FILE *f;
 	int ret = 0;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	if (fstat(fileno(f), &st) < 0) {
+	if (fstat(fd, &st) < 0)
 		ret = -errno;
-		goto err_close;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	else if (S_ISDIR(st.st_mode))
 		ret = -EISDIR;
-		goto err_close;
+	else if (!S_ISREG(st.st_mode))
+		ret = -EINVAL;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
 	}
 	buf = malloc(POLICY_FILE_MAX_BYTES + 1);
 	if (!buf) {
@@ -154,6 +167,8 @@ static int policy_from_file(const char *path, struct policy *p, FILE *f)
 	ret = read_text(path, &text, &len);
 	if (ret) {
 		const char *why = ret == -EISDIR ? "is a directory, not a policy file" :
+				  ret == -EINVAL ? "is not a regular file (a FIFO, socket or "
+						   "device), not a policy file" :
 				  strerror(-ret);
 
 		if (f)

@@ -157,6 +157,15 @@ check "... policy unchanged" "$after_set" "$(snap)"
 check_true "... the log says it is a directory" \
 	grep -qF "policy $POL: is a directory, not a policy file" "$VQ_TMP/vqtuned.log"
 rmdir "$POL"
+# a FIFO nobody writes: refused at once; the daemon neither blocks in open(2) nor stops
+# answering, and SIGTERM still works later (the last check of this test stops it)
+mkfifo "$POL"
+seen=$((seen + 1)); check_true "SIGHUP with a FIFO handled (reload $seen logged)" hup_wait $seen
+check_true "... daemon answers" vq_ctl status
+check "... policy unchanged" "$after_set" "$(snap)"
+check_true "... the log says it is not a regular file" \
+	grep -qF "policy $POL: is not a regular file" "$VQ_TMP/vqtuned.log"
+rm "$POL"
 sed 's/"mode": "observe"/"mode": "advise"/' "$VQ_ROOT/policies/observe.json" >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
 check "SIGHUP with mode advise: installed" advise "$(field "['mode']")"

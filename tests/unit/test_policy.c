@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -392,6 +393,20 @@ static void test_check_file(void **state)
 	out[n] = '\0';
 	fclose(f);
 	assert_string_equal(out, "/tmp: is a directory, not a policy file\n");
+
+	/* a FIFO with no writer is refused at once, not waited on (open(2) would block) */
+	snprintf(path, sizeof(path), "/tmp/vqpolicy.fifo.%d", (int)getpid());
+	assert_int_equal(mkfifo(path, 0600), 0);
+	f = tmpfile();
+	assert_int_equal(policy_check_file(path, f), -EINVAL);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	unlink(path);
+	snprintf(want, sizeof(want), "%s: is not a regular file (a FIFO, socket or device), "
+		 "not a policy file\n", path);
+	assert_string_equal(out, want);
 }
 
 static void test_scanner(void **state)
