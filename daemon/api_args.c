@@ -20,15 +20,22 @@ struct args_check {
 	const char *bad;		/* first offending name */
 	bool dup;
 	bool novalue;			/* "?name" without "=": MHD gives a NULL value */
+	bool nul;			/* a %00 in the name or value: C strings end there */
 };
 
 static enum MHD_Result args_iter(void *cls, enum MHD_ValueKind kind, const char *key,
-				 const char *value)
+				 size_t key_size, const char *value, size_t value_size)
 {
 	struct args_check *a = cls;
 	unsigned int i;
 
 	(void)kind;
+	/* "since=8%00abc" would read as 8: refuse what a C string would cut short */
+	if (strlen(key) != key_size || (value && strlen(value) != value_size)) {
+		a->bad = key;
+		a->nul = true;
+		return MHD_NO;
+	}
 	for (i = 0; a->allowed[i]; i++) {
 		if (strcmp(a->allowed[i], key))
 			continue;
@@ -54,10 +61,14 @@ bool api_args_ok(struct MHD_Connection *c, const char *const *allowed, json_t **
 {
 	struct args_check a = { .allowed = allowed };
 
-	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, args_iter, &a);
+	MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, args_iter, &a);
 	if (!a.bad)
 		return true;
-	if (a.dup)
+	if (a.nul)
+		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad[0] ? a.bad : NULL,
+				  "%s%spercent-encoded NUL (%%00) in a query parameter", a.bad,
+				  a.bad[0] ? ": " : "");
+	else if (a.dup)
 		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: given more than once", a.bad);
 	else if (a.novalue)
 		*out = apierr_new(VQ_ERR_INVALID_FIELD, a.bad, "%s: needs a value (%s=...)", a.bad,

@@ -22,7 +22,8 @@
 /*
  * Is every query parameter of @c one of @allowed (NULL-terminated, at most API_ARGS_MAX
  * names) and none given twice? true, or false with *out an invalid_field error (400) naming
- * the first offender: "NAME: given more than once" or "NAME: not a parameter of this route".
+ * the first offender: "NAME: given more than once", "NAME: not a parameter of this route", or
+ * "NAME: percent-encoded NUL (%00) in a query parameter" (a value would end there).
  * Names are compared byte for byte, case-sensitive.
  */
 bool api_args_ok(struct MHD_Connection *c, const char *const *allowed, json_t **out);

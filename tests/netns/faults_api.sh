@@ -60,6 +60,8 @@ events_unknown|GET|/v1/events?x=1||
 pct_nul|GET|/v1/devices/$B:v%00b||
 pct_nul_put|PUT|$K/defer-hard-irqs%00|{"value":1}|
 pct_bad|GET|/v1/devices/$B:v%G0b||
+pct_nul_since|GET|/v1/events?since=8%00abc||
+pct_nul_queue|DELETE|$K/defer-hard-irqs?queue=0%00junk||
 nul_value|PUT|$K/defer-hard-irqs|{"value":1,"reason":"a\u0000b"}|
 nul_key|PUT|$K/defer-hard-irqs|{"v\u0000":1}|
 uri_at_limit|GET|$(uri_of "/v1/devices/$B:" $URI_MAX_BYTES)||
@@ -132,6 +134,9 @@ expect events_dup 400 invalid_field limit 'more than once'
 expect events_unknown 400 invalid_field x 'not a parameter'
 expect pct_nul 400 bad_request '-' '^percent-encoded NUL \(%00\) in the path$'
 expect pct_nul_put 400 bad_request '-' '^percent-encoded NUL \(%00\) in the path$'
+# in a query value: refused, not cut at the NUL (since=8, queue=0 of a DELETE)
+expect pct_nul_since 400 invalid_field since '^since: percent-encoded NUL \(%00\)'
+expect pct_nul_queue 400 invalid_field queue '^queue: percent-encoded NUL \(%00\)'
 expect pct_bad 400 bad_request '-' '^malformed percent-encoding in the path$'
 # our words and the escape's own position, not jansson's "JSON_ALLOW_NUL"
 expect nul_value 400 invalid_json '-' \
