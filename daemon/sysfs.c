@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,13 @@
 #define SFS_PATH_MAX	512
 /* longest value text read: a u64 in decimal and its newline */
 #define SFS_VALUE_MAX	64
+
+/* kept descriptors when RLIMIT_NOFILE cannot be read: half of the usual soft limit, 1024 */
+#define SFS_KEPT_DEFAULT	512
+
+/* descriptors kept open by all devices, and the most that may be (keep_budget()) */
+static unsigned int kept_fds;
+static unsigned int kept_max;
 
 struct sfs_dev {
 	int queues_fd;		/* O_PATH of class/net/NAME/queues, or SFS_FD_NONE */
@@ -74,6 +82,54 @@ int sfs_read_u64(const char *path, uint64_t *v)
 }
 
 /*
+ * Half the soft RLIMIT_NOFILE: the other half stays for netlink sockets, namespaces and API
+ * clients, so a host with thousands of queues reads the rest by path instead of failing.
+ */
+static unsigned int keep_budget(void)
+{
+	struct rlimit rl;
+
+	if (!kept_max)
+		kept_max = getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ?
+			SFS_KEPT_DEFAULT : (unsigned int)(rl.rlim_cur / 2);
+	return kept_max;
+}
+
+void sfs_set_keep_budget(unsigned int n)
+{
+	kept_max = n;
+}
+
+unsigned int sfs_kept_fds(void)
+{
+	return kept_fds;
+}
+
+/* Open @path to keep (counted), or -EMFILE without trying when the budget is spent. */
+static int keep_open(const char *path, int flags)
+{
+	int fd;
+
+	if (kept_fds >= keep_budget())
+		return -EMFILE;
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	kept_fds++;
+	return fd;
+}
+
+/* Close a kept descriptor (if open) and mark the slot empty. */
+static void keep_close(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		kept_fds--;
+	}
+	*fd = SFS_FD_NONE;
+}
+
+/*
  * One value through the kept descriptor *@fd, opened from @path first when there is none.
  * A failed read closes it (a removed device or queue: -ENODEV) so the next one opens the
  * path again. 0, -ENOENT (absent: *@fd remembers it), -EINVAL or -errno.
@@ -87,18 +143,19 @@ static int read_kept(int *fd, const char *path, uint64_t *v)
 	if (*fd == SFS_FD_ABSENT)
 		return -ENOENT;
 	if (*fd == SFS_FD_NONE) {
-		*fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (*fd < 0) {
-			err = -errno;
+		err = keep_open(path, O_RDONLY);
+		if (err == -EMFILE)
+			return sfs_read_u64(path, v);	/* over budget: by path, as before */
+		if (err < 0) {
 			*fd = err == -ENOENT ? SFS_FD_ABSENT : SFS_FD_NONE;
 			return err;
 		}
+		*fd = err;
 	}
 	n = pread(*fd, buf, sizeof(buf) - 1, 0);
 	if (n < 0) {
 		err = -errno;
-		close(*fd);
-		*fd = SFS_FD_NONE;
+		keep_close(fd);
 		return err;
 	}
 	return parse_u64(buf, n, v);
@@ -122,8 +179,7 @@ static void close_bql(struct sfs_dev *c)
 	unsigned int i;
 
 	for (i = 0; c->bql_fd && i < c->n_tx * BQL_NUM; i++)
-		if (c->bql_fd[i] >= 0)
-			close(c->bql_fd[i]);
+		keep_close(&c->bql_fd[i]);
 	free(c->bql_fd);
 	c->bql_fd = NULL;
 	c->n_tx = 0;
@@ -134,8 +190,7 @@ void sfs_dev_free(struct sfs_dev *c)
 	if (!c)
 		return;
 	close_bql(c);
-	if (c->queues_fd >= 0)
-		close(c->queues_fd);
+	keep_close(&c->queues_fd);
 	free(c);
 }
 
@@ -208,9 +263,8 @@ int sfs_queue_counts(struct sfs_dev **cp, const char *root, const char *ifname,
 	snprintf(path, sizeof(path), "%s/class/net/%s/queues", root, ifname);
 	if (c) {
 		/* counted by path below: the directory kept for the next ticks is that one */
-		if (c->queues_fd >= 0)
-			close(c->queues_fd);
-		c->queues_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		keep_close(&c->queues_fd);
+		c->queues_fd = keep_open(path, O_PATH | O_DIRECTORY);
 		if (c->queues_fd < 0)
 			c->queues_fd = SFS_FD_NONE;
 	}
@@ -279,8 +333,7 @@ void sfs_bql_read(struct sfs_dev **cp, const char *root, const char *ifname, uin
 			continue;
 		/* no byte_queue_limits directory: nothing else to find */
 		for (; fds && ret == -ENOENT && v < BQL_NUM; v++) {
-			if (fds[v] >= 0)
-				close(fds[v]);
+			keep_close(&fds[v]);
 			fds[v] = SFS_FD_ABSENT;
 		}
 		return;

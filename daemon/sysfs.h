@@ -33,6 +33,13 @@ struct sfs_dev;
 void sfs_dev_free(struct sfs_dev *c);
 /* Open descriptors of @c (tests: that reads reuse them). 0 for NULL. */
 unsigned int sfs_dev_open_fds(const struct sfs_dev *c);
+/*
+ * All devices together keep at most half the soft RLIMIT_NOFILE open (read once; 512 when
+ * unreadable); values past that are read by path each tick, as without a cache.
+ * sfs_set_keep_budget() sets another budget (tests); sfs_kept_fds() counts those open.
+ */
+void sfs_set_keep_budget(unsigned int n);
+unsigned int sfs_kept_fds(void);
 
 /*
  * Count queues/tx-N and queues/rx-N of @ifname. On entry *n_tx, *n_rx hold the last known

@@ -173,6 +173,31 @@ static void test_generation_reopens(void **state)
 	sfs_dev_free(c);
 }
 
+/* Over the descriptor budget the values still come, by path, and no more are kept. */
+static void test_keep_budget(void **state)
+{
+	struct sfs_dev *c = NULL;
+	unsigned int n_tx = 0, n_rx = 0;
+	uint64_t v[BQL_NUM] = { 0 };
+	uint32_t present;
+	unsigned int kept0 = sfs_kept_fds();
+
+	(void)state;
+	sfs_set_keep_budget(kept0 + 3);
+	assert_int_equal(sfs_queue_counts(&c, root, "d0", &n_tx, &n_rx), 0);
+	sfs_bql_read(&c, root, "d0", 1, n_tx, 0, v, &present);
+	assert_int_equal(present, BQL_OLD_KERNEL);
+	assert_int_equal(v[BQL_HOLD_TIME], 1000);
+	assert_int_equal(sfs_kept_fds(), kept0 + 3);
+	assert_int_equal(sfs_dev_open_fds(c), 3);
+	put("class/net/d0/queues/tx-0/byte_queue_limits/hold_time", "250\n");
+	sfs_bql_read(&c, root, "d0", 1, n_tx, 0, v, &present);
+	assert_int_equal(v[BQL_HOLD_TIME], 250);	/* read by path: over the budget */
+	sfs_dev_free(c);
+	assert_int_equal(sfs_kept_fds(), kept0);
+	sfs_set_keep_budget(0);				/* back to the rlimit's half */
+}
+
 /* Without a cache (NULL) the same values come by path; a bad value is -EINVAL, not 0. */
 static void test_paths_only(void **state)
 {
@@ -199,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_counts_and_reads_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_generation_reopens, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths_only, setup, teardown),
 	};
 
