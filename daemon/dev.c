@@ -153,14 +153,16 @@ void dev_fini(void)
 		dev_del(devs);
 }
 
-static bool name_matches(const struct device *d, const char *name)
+const char *dev_name_match(const struct device *d, const char *name)
 {
 	char raw[IFNAMSIZ * 4];
 
 	if (!strcmp(d->name, name))
-		return true;
+		return "raw name";
 	/* the display form ("ve\xff0") names the same bytes */
-	return !util_name_parse(name, raw, sizeof(raw)) && !strcmp(d->name, raw);
+	if (!util_name_parse(name, raw, sizeof(raw)) && !strcmp(d->name, raw))
+		return "display form";
+	return NULL;
 }
 
 struct device *dev_resolve(const char *sel, int *err)
@@ -187,7 +189,7 @@ struct device *dev_resolve(const char *sel, int *err)
 		}
 	}
 	dev_for_each(d) {
-		if ((ns && d->ns != ns) || !name_matches(d, name))
+		if ((ns && d->ns != ns) || !dev_name_match(d, name))
 			continue;
 		if (found) {
 			*err = -EEXIST;

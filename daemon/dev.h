@@ -147,5 +147,11 @@ void dev_fini(void);
  * to -ENOENT (none) or -EEXIST (ambiguous: several namespaces have that name).
  */
 struct device *dev_resolve(const char *sel, int *err);
+/*
+ * How NAME (a selector's name part) names @d: "raw name" (its bytes), "display form"
+ * (util_name_display()'s escapes of them), or NULL when it does not. dev_resolve() matches
+ * by this, and a 409 names each candidate's kind of match by it.
+ */
+const char *dev_name_match(const struct device *d, const char *name);
 
 #endif

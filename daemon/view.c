@@ -32,18 +32,6 @@ static const char *const oper_names[] = { "unknown", "notpresent", "down", "lowe
 /* Room for the candidates' part of a 409 message: apierr_new() keeps 511 bytes in all. */
 #define VIEW_CAND_MAX_BYTES	512
 
-/* Does @d's name equal @name? "raw name", "display form" (dev.c name_matches()) or NULL. */
-static const char *match_kind(const struct device *d, const char *name)
-{
-	char raw[IFNAMSIZ * 4];
-
-	if (!strcmp(d->name, name))
-		return "raw name";
-	if (!util_name_parse(name, raw, sizeof(raw)) && !strcmp(d->name, raw))
-		return "display form";
-	return NULL;
-}
-
 /* RFC 3986 2.1 percent-encoding of @s into @out, all but the unreserved set (2.3) and ':'. */
 static void sel_escape(const char *s, char *out, size_t len)
 {
@@ -102,7 +90,7 @@ int view_dev_conflict(const char *sel, json_t **out)
 		ns = netns_find(nsname);
 	}
 	dev_for_each(d) {
-		if ((colon && d->ns != ns) || !(kind = match_kind(d, name)))
+		if ((colon && d->ns != ns) || !(kind = dev_name_match(d, name)))
 			continue;
 		util_hex(d->name, strnlen(d->name, IFNAMSIZ), hex);
 		if (unique_sel(d, one, sizeof(one)))
