@@ -147,29 +147,32 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		   double max, double *out)
 {
 	json_t *v = json_object_get(obj, key);
+	long double x = 0;
+	char shown[32];
 	int ret = -1;
 
 	if (!v)
 		return 0;
 	push(c, key, -1);
+	if (json_is_integer(v)) {
+		x = json_integer_value(v);
+		snprintf(shown, sizeof(shown), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	} else if (json_is_real(v)) {
+		x = json_real_value(v);
+		snprintf(shown, sizeof(shown), "%.15g", json_real_value(v));
+	}
 	if (json_is_real(v) && !real)
-		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%.15g)",
-		      json_real_value(v));
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%s)",
+		      shown);
 	else if (!json_is_number(v))
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be %s, not %s",
 		      real ? "a number" : "an integer", jtype(v));
-	else if (json_is_integer(v) && (long double)json_integer_value(v) < min)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE,
-		      "%" JSON_INTEGER_FORMAT " is below the minimum %.15g", json_integer_value(v), min);
-	else if (json_is_integer(v) && (long double)json_integer_value(v) > max)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE,
-		      "%" JSON_INTEGER_FORMAT " is above the maximum %.15g", json_integer_value(v), max);
-	else if (json_number_value(v) < min)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%.15g is below the minimum %.15g",
-		      json_number_value(v), min);
-	else if (json_number_value(v) > max)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%.15g is above the maximum %.15g",
-		      json_number_value(v), max);
+	else if (x < min)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is below the minimum %.15g", shown,
+		      min);
+	else if (x > max)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is above the maximum %.15g", shown,
+		      max);
 	else
 		ret = 1, *out = json_number_value(v);
 	pop(c);
