@@ -165,29 +165,33 @@ const char *dev_name_match(const struct device *d, const char *name)
 	return NULL;
 }
 
-struct device *dev_resolve(const char *sel, int *err)
+int dev_sel_split(const char *sel, struct netns **ns, const char **name)
 {
 	const char *colon = strrchr(sel, ':');
-	const char *name = colon ? colon + 1 : sel;
-	struct netns *ns = NULL;
+	char nsname[NETNS_NAME_MAX];
+	size_t len = colon ? (size_t)(colon - sel) : 0;
+
+	*ns = NULL;
+	*name = colon ? colon + 1 : sel;
+	if (!colon)
+		return 0;
+	if (len >= sizeof(nsname))
+		return -ENOENT;
+	memcpy(nsname, sel, len);
+	nsname[len] = '\0';
+	*ns = netns_find(nsname);
+	return *ns ? 0 : -ENOENT;
+}
+
+struct device *dev_resolve(const char *sel, int *err)
+{
+	const char *name;
+	struct netns *ns;
 	struct device *d, *found = NULL;
 
-	if (colon) {
-		char nsname[NETNS_NAME_MAX];
-		size_t len = colon - sel;
-
-		if (len >= sizeof(nsname)) {
-			*err = -ENOENT;
-			return NULL;
-		}
-		memcpy(nsname, sel, len);
-		nsname[len] = '\0';
-		ns = netns_find(nsname);
-		if (!ns) {
-			*err = -ENOENT;
-			return NULL;
-		}
-	}
+	*err = dev_sel_split(sel, &ns, &name);
+	if (*err)
+		return NULL;
 	dev_for_each(d) {
 		if ((ns && d->ns != ns) || !dev_name_match(d, name))
 			continue;

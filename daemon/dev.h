@@ -148,6 +148,11 @@ void dev_fini(void);
  */
 struct device *dev_resolve(const char *sel, int *err);
 /*
+ * Split selector @sel into its namespace (*@ns, NULL when it names none) and name part
+ * (*@name, inside @sel). 0, or -ENOENT when the namespace it names is not watched.
+ */
+int dev_sel_split(const char *sel, struct netns **ns, const char **name);
+/*
  * How NAME (a selector's name part) names @d: "raw name" (its bytes), "display form"
  * (util_name_display()'s escapes of them), or NULL when it does not. dev_resolve() matches
  * by this, and a 409 names each candidate's kind of match by it.

@@ -76,21 +76,17 @@ static int unique_sel(const struct device *d, char *out, size_t len)
 /* view.h. The candidates are matched as dev_resolve() matches them, so both agree. */
 int view_dev_conflict(const char *sel, json_t **out)
 {
-	const char *colon = strrchr(sel, ':');
-	const char *name = colon ? colon + 1 : sel, *kind;
-	char nsname[NETNS_NAME_MAX] = "", hex[2 * IFNAMSIZ + 1], one[VIEW_SEL_MAX_BYTES];
-	char cand[VIEW_CAND_MAX_BYTES] = "";
-	const struct netns *ns = NULL;
+	char hex[2 * IFNAMSIZ + 1], one[VIEW_SEL_MAX_BYTES], cand[VIEW_CAND_MAX_BYTES] = "";
+	const char *name, *kind;
+	struct netns *ns;
 	struct device *d;
 	size_t used = 0;
 	int n = 0;
+	/* the namespace it names exists: dev_resolve() found the ambiguity there */
+	bool split_ok = !dev_sel_split(sel, &ns, &name);
 
-	if (colon) {
-		snprintf(nsname, sizeof(nsname), "%.*s", (int)(colon - sel), sel);
-		ns = netns_find(nsname);
-	}
 	dev_for_each(d) {
-		if ((colon && d->ns != ns) || !(kind = dev_name_match(d, name)))
+		if (!split_ok || (ns && d->ns != ns) || !(kind = dev_name_match(d, name)))
 			continue;
 		util_hex(d->name, strnlen(d->name, IFNAMSIZ), hex);
 		if (unique_sel(d, one, sizeof(one)))
