@@ -22,7 +22,8 @@
 # every round; (a')/(a) is the noise between two fresh pairs with the same knobs),
 # VQ_BENCH_POLICY ((c)'s policy, a name in policies/, default balanced; observe measures the
 # cost of vqtuned's sampling alone), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
-# CPU F, backend worker and servers on CPU B; none: unpinned), VQ_VM_TIMEOUT (default 3600 s).
+# CPU F, backend worker and servers on CPU B; none: unpinned), VQ_BENCH_TRACE (1: bulkrr's
+# cells also give BQL's limit and inflight, median/max over the measured window), VQ_VM_TIMEOUT (default 3600 s).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tag=${1:-${VQ_BENCH_KERNEL:-7}}
@@ -30,7 +31,7 @@ tag=${1:-${VQ_BENCH_KERNEL:-7}}
 words=""
 for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
 	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
-	 VQ_BENCH_PIN; do
+	 VQ_BENCH_PIN VQ_BENCH_TRACE; do
 	val=${!v:-}
 	[ -n "$val" ] || continue
 	# a kernel command-line word has no spaces: lists travel comma-separated
@@ -48,6 +49,8 @@ t1=$(date +%s)
 sed -n 's/^\[[^]]*\] *| *\(bench-[a-z]*:.*\)/\1/p' "$log" > "$log.cells"
 trap 'rm -f "$log" "$log.cells"' EXIT
 grep '^bench-note:' "$log.cells"
+# VQ_BENCH_TRACE=1: every traced run's queue state, median/max
+grep '^bench-cell:.* bql_limit_b=' "$log.cells" | sed 's/^bench-cell: /bench-trace: /'
 grep -q '^bench-cell:' "$log.cells" || {
 	tail -30 "$log"
 	echo "FAIL: no bench-cell line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"

@@ -29,7 +29,8 @@
 # VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH,
 # VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE,
 # VQ_BENCH_POLICY (the policy of (c), a name in /policies, default balanced; observe
-# measures what vqtuned's sampling alone costs), VQ_BENCH_PIN (CPU placement, below).
+# measures what vqtuned's sampling alone costs), VQ_BENCH_PIN (CPU placement, below),
+# VQ_BENCH_TRACE (1: each bulkrr cell also gets the queue's state, see trace_start()).
 . /tests/lib.sh
 
 DUR=${VQ_BENCH_S:-4}
@@ -77,12 +78,17 @@ else
 	PIN_B=${PIN##*:}
 	ON_F="taskset -c ${PIN%%:*}" ON_B="taskset -c $PIN_B"
 fi
+# 1: sample the front queue's state during each measured window (trace_start())
+TRACE=${VQ_BENCH_TRACE:-0}
+# the sampler's period
+TRACE_PERIOD_S=0.1
 SR_PORT=11111
 VQT_DIR=/tmp/vqt
 # the last decisions of each vqtuned run shown as notes (VQ_BENCH_EVENTS)
 VQT_EVENTS_SHOWN=${VQ_BENCH_EVENTS:-4}
 VQT_PID=""
 SR_PID=""
+TRACE_PID=""
 
 # bench_pair_up: a fresh one-queue pair, its backend workers (kthreads "vqpairID-Q") moved
 # to the back's CPU
@@ -103,6 +109,8 @@ stop_pid() { [ -n "$1" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null; }
 # every cell runs in a subshell (a pipe into tee): lib.sh's fail() ends only that cell, and
 # this trap stops what the cell started and removes its pair
 cell_cleanup() {
+	stop_pid "$TRACE_PID"
+	TRACE_PID=""
 	stop_pid "$SR_PID"
 	SR_PID=""
 	stop_pid "$VQT_PID"
@@ -127,6 +135,8 @@ apply_set() {
 	case $1 in
 	default) ;;
 	bql16k)	bql 0 limit_max 16384 ;;			# BQL: ~10 full frames in flight
+	bql64k)	bql 0 limit_max 65536 ;;			# BQL: one GSO super-packet
+	bql256k) bql 0 limit_max 262144 ;;			# BQL: four of them
 	busy50)	set_knob busyloop-us 50 ;;			# vhost busyloop_timeout 50 us
 	coal)	ina ethtool -C $FRONT tx-usecs 100 tx-frames 32 rx-usecs 100 rx-frames 32 ;;
 	ring1024) ina ethtool -G $FRONT tx 1024 ;;
@@ -143,6 +153,49 @@ apply_set() {
 set_applies() {
 	[ "$2" = copy ] && [ "$1" != slowzc ] && return 1
 	return 0
+}
+
+# ---- queue trace (VQ_BENCH_TRACE=1) -----------------------------------------------------
+# trace_start: sample BQL's limit and inflight of the front's queue 0, in bytes (sysfs
+# byte_queue_limits), every TRACE_PERIOD_S into /tmp/bs/trace. The sampler forks nothing (sh
+# builtins only: read, and read -t on a FIFO nobody writes for the wait), because on TCG each
+# fork and exec costs milliseconds of the CPUs the workload runs on.
+trace_start() {
+	TRACE_PID=""
+	[ "$TRACE" = 1 ] || return 0
+	rm -f /tmp/bs/tick
+	mkfifo /tmp/bs/tick
+	# not through ina(): $! must be the sampler itself (ip netns exec execs sh) for kill
+	/sbin/ip netns exec $NSA sh -c "q=/sys/class/net/$FRONT/queues/tx-0/byte_queue_limits
+		exec 3<> /tmp/bs/tick
+		while :; do
+			read l < \$q/limit; read i < \$q/inflight
+			echo \$l \$i
+			read -t $TRACE_PERIOD_S x <&3
+		done" > /tmp/bs/trace 2>&1 &
+	TRACE_PID=$!
+}
+# trace_stop: the samples' medians and maxima as key=value figures (nothing when off)
+trace_stop() {
+	[ -n "$TRACE_PID" ] || return 0
+	stop_pid "$TRACE_PID"
+	TRACE_PID=""
+	awk 'function med(col,    n, i, j, t, a) {
+		n = split(col, a, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		return n ? a[int((n + 1) / 2)] + 0 : -1
+	}
+	NF == 2 && $1 ~ /^[0-9]+$/ {
+		for (i = 1; i <= 2; i++) { c[i] = c[i] " " $i; if ($i + 0 > mx[i]) mx[i] = $i + 0 }
+		n++
+	}
+	END {
+		if (!n) { printf " trace=none"; exit }
+		printf " bql_limit_b=%d/%d bql_inflight_b=%d/%d", med(c[1]), mx[1], med(c[2]), mx[2]
+	}' /tmp/bs/trace
 }
 
 # ---- measurements: each prints its key=value figures, or returns non-zero ---------------
@@ -212,7 +265,9 @@ measure() {
 		iperf_bg $((t + PP_START_S)) $((BG_LEAD_S + w + (w > 0 ? PP_START_S : 0)))
 		sleep $BG_LEAD_S
 		[ "$w" -gt 0 ] && pp "$w" > /dev/null
-		out=$(pp "$t") || { iperf_wait > /dev/null; sr_stop; echo "$out"; return 1; }
+		trace_start
+		out=$(pp "$t") || { trace_stop; iperf_wait > /dev/null; sr_stop; echo "$out"; return 1; }
+		out="$out$(trace_stop)"
 		# not in $(): wait needs the shell that started iperf3
 		iperf_wait > /tmp/bs/g || { sr_stop; cat /tmp/bs/g; return 1; }
 		sr_stop
