@@ -60,12 +60,44 @@ static int nul_escape_pos(const char *text, size_t len, int *line, int *col)
 	return 0;
 }
 
+/*
+ * Line and column (1-based, as nul_escape_pos()) of the first raw NUL byte in @text's first
+ * @before bytes (where jansson stopped: an earlier fault is its to name); 0 when none. jansson reads a body by its length, but names a NUL after a whole value
+ * "end of file expected near end of file", which reads as if the body had ended there.
+ */
+static int nul_byte_pos(const char *text, size_t len, size_t before, int *line, int *col)
+{
+	const char *nul = memchr(text, '\0', len < before ? len : before);
+	size_t i;
+
+	if (!nul)
+		return 0;
+	*line = 1;
+	*col = 1;
+	for (i = 0; text + i < nul; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+	}
+	return 1;
+}
+
 int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, json_t **err)
 {
 	char msg[APIERR_MSG_MAX_BYTES];
 	int line, col;
 	json_t *e, *m;
 	enum json_error_code code = json_error_code(jerr);
+
+	/* RFC 8259: a NUL byte is neither whitespace nor a token, nor allowed raw in a string */
+	if (nul_byte_pos(text, len, jerr->position, &line, &col)) {
+		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: a NUL byte is not "
+				  "allowed in JSON text", line, col);
+		return APIERR_HTTP_BAD_REQUEST;
+	}
 
 	/* a NUL in a value and one in a key are the same fault to a client */
 	if (code != json_error_null_character && code != json_error_null_byte_in_key) {

@@ -6,11 +6,12 @@
 # over the limit sent without waiting for "100 Continue" gets its 413 every time (read and
 # dropped first, so the close does not reset the reply away); a path with %00 is 400 saying
 # so, not "malformed"; a "\u0000" in the body is 400 in our words at the escape's line and
-# column; a request-target over 8000 bytes is a JSON 414, one past MHD's buffer is MHD's
-# business (its 414 or no reply) and the daemon serves on; two Authorization headers are 400
-# naming the header, also when one holds the right token; vqtuned refuses --token-file
-# without --listen, and warns (naming path and mode) about a token file group or others may
-# read or write, not about a 0600 one.
+# column, a raw NUL byte too (the value before it is not applied); a request-target over
+# 8000 bytes is a JSON 414, one past MHD's buffer is MHD's business (its 414 or no reply)
+# and the daemon serves on; two Authorization headers are 400 naming the header, also when
+# one holds the right token; vqtuned refuses --token-file without --listen, and warns
+# (naming path and mode) about a token file group or others may read or write, not about a
+# 0600 one.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -64,12 +65,18 @@ pct_nul_since|GET|/v1/events?since=8%00abc||
 pct_nul_queue|DELETE|$K/defer-hard-irqs?queue=0%00junk||
 nul_value|PUT|$K/defer-hard-irqs|{"value":1,"reason":"a\u0000b"}|
 nul_key|PUT|$K/defer-hard-irqs|{"v\u0000":1}|
+raw_nul_after|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_after.json|
+raw_nul_in|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_in.json|
 uri_at_limit|GET|$(uri_of "/v1/devices/$B:" $URI_MAX_BYTES)||
 uri_over_limit|GET|$(uri_of "/v1/devices/$B:" $((URI_MAX_BYTES + 1)))||
 uri_query_over|GET|$(uri_of "/v1/status?x=" $((URI_MAX_BYTES + 1)))||
 EOF
 printf '%s' "$big" >"$VQ_TMP/big.json"
 printf '%s' "$deep" >"$VQ_TMP/deep.json"
+# raw NUL bytes (a shell argument cannot hold one: curl reads them from files); the value
+# before the first must not be applied
+printf '{"value":3}\0{"value":4}' >"$VQ_TMP/raw_nul_after.json"
+printf '{\n "value":\0 3}' >"$VQ_TMP/raw_nul_in.json"
 mkdir "$VQ_TMP/r"
 while IFS='|' read -r name m path body ct; do
 	args=(-s -o "$VQ_TMP/r/$name.body" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X "$m")
@@ -143,6 +150,9 @@ expect nul_value 400 invalid_json '-' \
 	'^line 1 column 23: NUL character \(\\u0000\) in a string is not allowed$'
 expect nul_key 400 invalid_json '-' \
 	'^line 1 column 4: NUL character \(\\u0000\) in a string is not allowed$'
+# a raw NUL byte at its own place, not "end of file expected near end of file"
+expect raw_nul_after 400 invalid_json '-' '^line 1 column 12: a NUL byte is not allowed in JSON text$'
+expect raw_nul_in 400 invalid_json '-' '^line 2 column 10: a NUL byte is not allowed in JSON text$'
 # 8000 bytes is routed (no such device), one more is a JSON 414, query included
 expect uri_at_limit 404 not_found dev '^no device'
 expect uri_over_limit 414 uri_too_long '-' \
