@@ -4,7 +4,8 @@
  * (include/linux/dynamic_queue_limits.h, Documentation/ABI/testing/sysfs-class-net-queues),
  * and on vqpair the tx-ring-size and tx-full-mode.
  *
- * Law. D = drain rate in bytes/s (the line rate, else the peak rate seen), T = the policy's
+ * Law. D = drain rate in bytes/s (the line rate, else the peak rate seen, trusted once the
+ * queue has been full: stopped, backlogged or over T; until then nothing moves), T = the policy's
  * delay target, P = the completion period learned while starving, H = headroom:
  *
  *	L* = max(D * T, D * P * (1 + H) + S)
@@ -64,6 +65,8 @@ struct ql_view {
 	bool starving;
 	bool saturated;
 	bool capped;			/* dql's limit pinned at limit_max: dql wants more */
+	bool busy;			/* stopped, or the qdisc holds data */
+	bool rate_is_drain;		/* D is a line rate, or a peak the queue was full at */
 };
 
 /*
@@ -98,7 +101,7 @@ static bool ql_probe(const struct law_state *st, struct law_learn *l, double tx)
 }
 
 static void ql_observe(const struct law_state *st, const struct law_signals *sig,
-		       struct law_learn *learn, struct ql_view *v)
+		       const struct law_policy *pol, struct law_learn *learn, struct ql_view *v)
 {
 	double tx = law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s : 0;
 	bool stopped = (law_known(sig->tx_stop_per_s) && sig->tx_stop_per_s > 0) ||
@@ -125,6 +128,17 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 	if (v->capped && !law_known(sig->capacity_bytes_per_s) && ql_probe(st, learn, tx))
 		v->drain_bytes_per_s = fmax(v->drain_bytes_per_s, QL_PROBE_FACTOR * tx);
 	v->saturated = v->drain_bytes_per_s > 0 && tx >= QL_SATURATED * v->drain_bytes_per_s;
+	/*
+	 * Without a line rate the peak is a drain rate only once the queue has been full at
+	 * least once (stopped, or a qdisc backlog) or held more than a target's worth: an idle
+	 * queue's ARP or keepalive trickle would otherwise cut limit_max to a frame, and the
+	 * first burst would then start from a starving cap.
+	 */
+	v->busy = stopped || backlog;
+	if (v->busy || (law_known(v->delay_ns) &&
+			v->delay_ns > (double)pol->qlimit_target_delay_ns))
+		learn->ql_seen_full = true;
+	v->rate_is_drain = law_known(sig->capacity_bytes_per_s) || learn->ql_seen_full;
 	/*
 	 * The cap starves the queue only while dql sits at it: below it, dql chose its limit
 	 * and raises it itself on starvation, and a rate under the peak then says the sender
@@ -286,7 +300,7 @@ int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
 	out->learn = st->learn;
 	if (!sig->valid)
 		return law_hold(out, "interval invalid: no queue-limit decision");
-	ql_observe(st, sig, &out->learn, &v);
+	ql_observe(st, sig, pol, &out->learn, &v);
 	ret = ql_ring(st, sig, pol, &v, out);
 	if (ret)
 		return ret;
@@ -295,6 +309,10 @@ int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
 	if (v.drain_bytes_per_s <= 0)
 		return law_hold(out, "drain rate unknown: queue idle since start");
 	ql_learn_period(st, &v, sig, &out->learn);
+	if (!v.rate_is_drain)
+		return law_hold(out, "queue never full yet: %.0f B/s is what it was offered, not "
+				"a drain rate; limit %lld B left to dql", v.drain_bytes_per_s,
+				(long long)st->knob[LK_BQL_LIMIT_MAX]);
 	ret = ql_limits(st, sig, pol, &v, &out->learn, out);
 	if (ret)
 		return ret;
@@ -314,7 +332,7 @@ double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig
 
 	if (!sig->valid)
 		return LAW_UNKNOWN;
-	ql_observe(st, sig, &learn, &v);
+	ql_observe(st, sig, pol, &learn, &v);
 	if (!law_known(v.delay_ns) || !pol->qlimit_target_delay_ns)
 		return LAW_UNKNOWN;
 	cost = fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);

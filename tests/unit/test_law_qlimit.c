@@ -438,6 +438,55 @@ static void test_floor_that_does_not_pay(void **state)
 	assert_true(out.learn.ql_floor_failed_rate == 0);
 }
 
+/*
+ * No line rate and a queue that only ever carried a trickle (ARP): its rate is what it was
+ * offered, not what it drains, so limit_max is not cut to a frame; once the queue has been
+ * full, its peak is a drain rate and the cut to D x T follows, also after it empties again.
+ */
+static void test_idle_queue_not_cut(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 819, .tx_packets_per_s = 10,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 0, .bql_inflight_bytes = 0,
+		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0, .bql_limited = false,
+		.bql_limit_bytes = 0 };
+	struct law_step out;
+	int i;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 1879048192;		/* the kernel's DQL_MAX_LIMIT */
+	st.knob[LK_BQL_LIMIT_MIN] = 0;
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+		assert_int_equal(out.knob, LK_NONE);
+		assert_non_null(strstr(out.reason, "never full"));
+		st.learn = out.learn;
+	}
+	/* bulk: BQL holds the stack with data queued at 500 MB/s */
+	sig.tx_bytes_per_s = 500e6;
+	sig.tx_packets_per_s = 1e4;
+	sig.bql_limited = true;
+	sig.qdisc_backlog_bytes = 64000;
+	sig.bql_inflight_bytes = 1e6;
+	sig.bql_limit_bytes = 1e6;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	assert_int_equal(out.new_value, 500000);	/* 500 MB/s x 1 ms */
+	st.learn = out.learn;
+	/* idle again: the peak stays a drain rate (decaying 0.1% a tick) */
+	sig.tx_bytes_per_s = 819;
+	sig.tx_packets_per_s = 10;
+	sig.bql_limited = false;
+	sig.qdisc_backlog_bytes = 0;
+	sig.bql_inflight_bytes = 0;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	assert_int_equal(out.new_value, 499500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_ring_and_full_mode),
 		cmocka_unit_test(test_dql_below_cap_not_starving),
 		cmocka_unit_test(test_floor_that_does_not_pay),
+		cmocka_unit_test(test_idle_queue_not_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
