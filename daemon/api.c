@@ -266,7 +266,7 @@ static bool body_drainable(struct MHD_Connection *c, uint64_t len)
 
 /* First call for a request: route, permission and body headers, before any body is read. */
 static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection *c,
-				 struct req *r, const char *method)
+				 struct req *r, const char *method, const char *version)
 {
 	char allow[API_ALLOW_MAX_BYTES];
 	const char *cl, *te;
@@ -279,7 +279,7 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 		return api_reply_err(c, MHD_HTTP_URI_TOO_LONG, VQ_ERR_URI_TOO_LONG,
 				     "request-target is %zu bytes, longer than the limit of %d",
 				     r->uri_len, VQ_API_URI_MAX_BYTES);
-	if (api_auth_check_headers(c, &ret))
+	if (api_auth_check_headers(c, version, &ret))
 		return ret;
 	err = http_path_split(r->path, r->seg, API_PATH_MAX_SEGS);
 	if (err > 0) {
@@ -409,11 +409,10 @@ static enum MHD_Result req_access(void *cls, struct MHD_Connection *c, const cha
 	struct req *r = *con_cls;
 
 	(void)url;
-	(void)version;
 	if (!r || !r->path || !method)
 		return MHD_NO;
 	if (!r->started)
-		return req_first(cls, c, r, method);
+		return req_first(cls, c, r, method, version);
 	if (*upload_data_size) {
 		enum MHD_Result ret = req_data(r, upload_data, *upload_data_size);
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "api_auth.h"
+#include "apierr.h"
 #include "api_reply.h"
 #include "api_sock.h"
 #include "http_parse.h"
@@ -57,25 +58,62 @@ void api_auth_free(struct api_auth *a)
 	a->token_len = 0;
 }
 
-/* MHD_get_connection_values() callback: counts the Authorization field lines in *cls. */
-static enum MHD_Result count_authorization(void *cls, enum MHD_ValueKind kind,
-					   const char *key, const char *value)
+/* MHD_get_connection_values() callback: counts in *cls the field lines named as in @hdr. */
+struct field_count {
+	const char *name;
+	unsigned int n;
+};
+
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key,
+				   const char *value)
 {
-	unsigned int *n = cls;
+	struct field_count *f = cls;
 
 	(void)kind;
 	(void)value;
 	/* field names are case-insensitive (RFC 9110 5.1) */
-	if (key && !strcasecmp(key, MHD_HTTP_HEADER_AUTHORIZATION))
-		(*n)++;
+	if (key && !strcasecmp(key, f->name))
+		f->n++;
 	return MHD_YES;
 }
 
-int api_auth_check_headers(struct MHD_Connection *c, enum MHD_Result *ret)
+static unsigned int field_lines(struct MHD_Connection *c, const char *name)
 {
-	unsigned int n = 0;
+	struct field_count f = { .name = name };
 
-	MHD_get_connection_values(c, MHD_HEADER_KIND, count_authorization, &n);
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_field, &f);
+	return f.n;
+}
+
+/* RFC 9112 3.2: Host is required in HTTP/1.1 and a singleton in every version. */
+static int check_host(struct MHD_Connection *c, const char *version, enum MHD_Result *ret)
+{
+	unsigned int n = field_lines(c, MHD_HTTP_HEADER_HOST);
+
+	if (n > 1) {
+		*ret = api_reply_json(c, MHD_HTTP_BAD_REQUEST,
+				      apierr_new(VQ_ERR_BAD_REQUEST, MHD_HTTP_HEADER_HOST,
+						 "%u Host headers: send exactly one (RFC 9112 3.2)",
+						 n), NULL, NULL);
+		return -EINVAL;
+	}
+	/* HTTP/1.0 predates Host; libmicrohttpd speaks nothing older or newer than 1.x */
+	if (n || !version || !strcmp(version, MHD_HTTP_VERSION_1_0))
+		return 0;
+	*ret = api_reply_json(c, MHD_HTTP_BAD_REQUEST,
+			      apierr_new(VQ_ERR_BAD_REQUEST, MHD_HTTP_HEADER_HOST,
+					 "no Host header: an %s request must carry one "
+					 "(RFC 9112 3.2)", version), NULL, NULL);
+	return -EINVAL;
+}
+
+int api_auth_check_headers(struct MHD_Connection *c, const char *version, enum MHD_Result *ret)
+{
+	unsigned int n;
+
+	if (check_host(c, version, ret))
+		return -EINVAL;
+	n = field_lines(c, MHD_HTTP_HEADER_AUTHORIZATION);
 	if (n <= 1)
 		return 0;
 	*ret = api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,

@@ -31,12 +31,14 @@ int api_auth_load_token(struct api_auth *a, const char *file);
 void api_auth_free(struct api_auth *a);
 
 /*
- * Header checks every request passes before it is routed: more than one Authorization
- * field line is refused with 400 naming the header, since Authorization is a singleton
- * field (RFC 9110 5.3, 11.6.2) and taking either one would be a guess. Returns 0 when
- * the request may go on, else -EINVAL with the reply queued in *@ret.
+ * Header checks every request passes before it is routed, each refused with 400
+ * bad_request naming the header: a missing Host header in a request of any version but
+ * @version "HTTP/1.0", or more than one Host field line (RFC 9112 3.2: a server MUST answer
+ * 400; the error's field is "Host"); more than one Authorization field line, since
+ * Authorization is a singleton field (RFC 9110 5.3, 11.6.2) and taking either one would be
+ * a guess. Returns 0 when the request may go on, else -EINVAL with the reply queued in *@ret.
  */
-int api_auth_check_headers(struct MHD_Connection *c, enum MHD_Result *ret);
+int api_auth_check_headers(struct MHD_Connection *c, const char *version, enum MHD_Result *ret);
 
 /*
  * Write permission on the listener of @a (docs/api.md): 0 when allowed; else the reply is

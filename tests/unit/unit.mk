@@ -14,6 +14,9 @@ test_api_OBJS := daemon/api.c daemon/api_auth.c daemon/api_conn.c daemon/api_arg
 test_prom_OBJS := daemon/prom.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
 test_api_PKGS := libcurl
+# api_hdr: header fields libcurl cannot be made to send (raw bytes on the unix socket)
+UNIT_TESTS += api_hdr
+test_api_hdr_OBJS := $(test_api_OBJS)
 UNIT_TESTS += http_parse sysfs
 test_sysfs_OBJS := daemon/sysfs.c
 test_http_parse_OBJS := daemon/http_parse.c

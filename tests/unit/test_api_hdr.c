@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_api_hdr: request header fields that libcurl will not send as they are written here
+ * (no Host in HTTP/1.1, two Host field lines), so the requests are raw bytes on the unix
+ * socket. One api instance runs in this thread; the client's socket is non-blocking and
+ * the loop alternates poll(2) and api_run(). view.h is tests/unit/fake_view.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "api.h"
+#include "vqtune_api.h"
+
+extern int fake_calls;
+
+/* Reply bytes kept: an error object and its headers fit many times over. */
+#define REPLY_MAX_BYTES		8192
+/* Poll slice and the most slices one request may take: a hang fails, it does not block. */
+#define LOOP_POLL_MS		20
+#define LOOP_MAX_SLICES		500
+
+static char tmpdir[64], sock_path[96];
+static struct api *api;
+
+struct reply {
+	int status;
+	char text[REPLY_MAX_BYTES];
+	size_t len;
+	json_t *body;		/* the JSON after the header section, or NULL */
+};
+
+/* Run the server until the client @fd reads EOF; the request asked to close the connection. */
+static void pump(int fd, struct reply *r)
+{
+	struct pollfd p[3] = { { .fd = fd, .events = POLLIN } };
+	int fds[2], n, i, slice;
+	ssize_t k;
+
+	for (slice = 0; slice < LOOP_MAX_SLICES; slice++) {
+		n = api_fds(api, fds, 2);
+		for (i = 0; i < n; i++)
+			p[1 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		poll(p, (nfds_t)(1 + n), LOOP_POLL_MS);
+		api_run(api);
+		k = read(fd, r->text + r->len, sizeof(r->text) - 1 - r->len);
+		if (k == 0)
+			return;
+		if (k < 0 && errno != EAGAIN)
+			fail_msg("read: %s", strerror(errno));
+		if (k > 0)
+			r->len += (size_t)k;
+	}
+	fail_msg("no reply within %d ms", LOOP_MAX_SLICES * LOOP_POLL_MS);
+}
+
+/* Send @req as it is and collect the reply: status, and the body when it is JSON. */
+static void raw(const char *req, struct reply *r)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	const char *body;
+
+	memset(r, 0, sizeof(*r));
+	assert_true(fd >= 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	pump(fd, r);
+	close(fd);
+	r->text[r->len] = '\0';
+	assert_int_equal(sscanf(r->text, "HTTP/1.%*d %d", &r->status), 1);
+	body = strstr(r->text, "\r\n\r\n");
+	if (body)
+		r->body = json_loads(body + 4, 0, NULL);
+}
+
+/* @r is a 400 bad_request about the Host field whose message holds @part. */
+static void assert_host_error(const struct reply *r, const char *part)
+{
+	json_t *e = json_object_get(r->body, "error");
+	const char *msg = json_string_value(json_object_get(e, "message"));
+
+	assert_int_equal(r->status, 400);
+	assert_non_null(strstr(r->text, "Content-Type: application/json"));
+	assert_string_equal(json_string_value(json_object_get(e, "code")), "bad_request");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "Host");
+	assert_non_null(msg);
+	if (!strstr(msg, part))
+		fail_msg("message \"%s\" lacks \"%s\"", msg, part);
+}
+
+static int setup(void **state)
+{
+	struct api_config c = { .unix_mode = 0600 };
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/vqtune-test-api-hdr.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(sock_path, sizeof(sock_path), "%s/api.sock", tmpdir);
+	c.unix_path = sock_path;
+	return api_start(&c, &api);
+}
+
+static int teardown(void **state)
+{
+	api_stop(api);
+	return rmdir(tmpdir);
+}
+
+/* RFC 9112 3.2: an HTTP/1.1 request without Host is 400, before any route runs. */
+static void test_host_missing(void **state)
+{
+	struct reply r;
+	int calls = fake_calls;
+
+	raw("GET /v1/status HTTP/1.1\r\nConnection: close\r\n\r\n", &r);
+	assert_host_error(&r, "no Host header: an HTTP/1.1 request must carry one");
+	json_decref(r.body);
+	/* a write is refused the same way and never reaches the view */
+	raw("POST /v1/devices/veth1/pause HTTP/1.1\r\nConnection: close\r\n\r\n", &r);
+	assert_host_error(&r, "no Host header");
+	json_decref(r.body);
+	assert_int_equal(fake_calls, calls);
+}
+
+/* HTTP/1.0 has no Host requirement; with Host, HTTP/1.1 is served as before. */
+static void test_host_ok(void **state)
+{
+	struct reply r;
+
+	raw("GET /v1/status HTTP/1.0\r\n\r\n", &r);
+	assert_int_equal(r.status, 200);
+	assert_non_null(json_object_get(r.body, "version"));
+	json_decref(r.body);
+	raw("GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", &r);
+	assert_int_equal(r.status, 200);
+	json_decref(r.body);
+	/* the field name is case-insensitive (RFC 9110 5.1) */
+	raw("GET /healthz HTTP/1.1\r\nhOsT: localhost\r\nConnection: close\r\n\r\n", &r);
+	assert_int_equal(r.status, 200);
+	assert_non_null(strstr(r.text, "\r\n\r\nok\n"));
+}
+
+/* More than one Host field line is 400 in any version (RFC 9112 3.2). */
+static void test_host_twice(void **state)
+{
+	static const char *const req[] = {
+		"GET /v1/status HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n",
+		"GET /v1/status HTTP/1.1\r\nHost: a\r\nhost: a\r\nConnection: close\r\n\r\n",
+		"GET /v1/status HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+	};
+	struct reply r;
+	size_t i;
+
+	for (i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
+		raw(req[i], &r);
+		assert_host_error(&r, "2 Host headers");
+		json_decref(r.body);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_missing),
+		cmocka_unit_test(test_host_ok),
+		cmocka_unit_test(test_host_twice),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
