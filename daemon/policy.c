@@ -194,15 +194,15 @@ static void get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 	pop(c);
 }
 
-/* A string of @min..@max - 1 bytes without control characters, copied into @out. */
-static void get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *out)
+/* A string of @min..@max - 1 bytes without control characters, copied into @out. 0 or -1. */
+static int get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *out)
 {
 	const char *s = json_string_value(v);
 	size_t i, len;
 
 	if (!json_is_string(v)) {
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be a string, not %s", jtype(v));
-		return;
+		return -1;
 	}
 	len = json_string_length(v);
 	for (i = 0; i < len && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f; i++)
@@ -212,8 +212,11 @@ static void get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *
 		      max - 1, len);
 	else if (i < len)
 		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "must not contain control characters");
-	else
+	else {
 		memcpy(out, s, len + 1);
+		return 0;
+	}
+	return -1;
 }
 
 static void get_nums(struct pctx *c, json_t *obj, const struct pnum *nums)
@@ -302,12 +305,16 @@ static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
 	}
 }
 
-/* select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes. */
+/*
+ * select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes; @glob: each one
+ * an fnmatch(3) glob that policy_glob_error() accepts.
+ */
 static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t min,
-			    struct policy_select *out)
+			    bool glob, struct policy_select *out)
 {
 	json_t *arr = json_object_get(obj, key), *v;
-	size_t i;
+	const char *why;
+	size_t i, at;
 
 	if (!arr)
 		return;
@@ -322,7 +329,10 @@ static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t
 		out->n = json_array_size(arr);
 		json_array_foreach(arr, i, v) {
 			push(c, NULL, (int)i);
-			get_string(c, v, min, POLICY_SELECT_LEN, out->v[i]);
+			if (!get_string(c, v, min, POLICY_SELECT_LEN, out->v[i]) && glob &&
+			    (why = policy_glob_error(out->v[i], &at)))
+				pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "'%s' is not a valid "
+				      "fnmatch(3) glob: %s (byte %zu)", out->v[i], why, at + 1);
 			pop(c);
 		}
 	}
@@ -334,10 +344,10 @@ static void get_select(struct pctx *c, json_t *obj)
 	static const char *const fields[] = { "drivers", "names", "netns", NULL };
 
 	only_fields(c, obj, fields);
-	get_select_list(c, obj, "drivers", 1, &c->p->drivers);
-	get_select_list(c, obj, "names", 1, &c->p->names);
+	get_select_list(c, obj, "drivers", 1, false, &c->p->drivers);
+	get_select_list(c, obj, "names", 1, true, &c->p->names);
 	/* "" names the daemon's own namespace, as in the API's "netns" fields */
-	get_select_list(c, obj, "netns", 0, &c->p->netns);
+	get_select_list(c, obj, "netns", 0, false, &c->p->netns);
 }
 
 static void get_mode(struct pctx *c, json_t *v)

@@ -205,3 +205,82 @@ json_t *policy_to_json(const struct policy *p)
 			 "controllers", ctl,
 			 "guard", nums_json(p, policy_guard_nums, json_object()));
 }
+
+/* The character classes of POSIX.1-2017 9.3.5 that fnmatch(3) knows in every locale. */
+static bool glob_class_known(const char *name, size_t len)
+{
+	static const char *const classes[] = { "alnum", "alpha", "blank", "cntrl", "digit",
+		"graph", "lower", "print", "punct", "space", "upper", "xdigit" };
+	size_t i;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strlen(classes[i]) == len && !memcmp(classes[i], name, len))
+			return true;
+	return false;
+}
+
+/*
+ * The bracket expression opening at @g[0] ('['): the offset of its closing ']', or -1 with
+ * *@why set. A ']' first (after '!' or '^') is a member; "[:x:]", "[.x.]", "[=x=]" are
+ * read whole; '\' escapes the next byte, as fnmatch does without FNM_NOESCAPE.
+ */
+static long glob_bracket(const char *g, const char **why)
+{
+	size_t i = 1;
+
+	if (g[i] == '!' || g[i] == '^')
+		i++;
+	if (g[i] == ']')
+		i++;
+	for (; g[i] && g[i] != ']'; i++) {
+		const char *end;
+
+		if (g[i] == '\\' && g[i + 1]) {
+			i++;
+		} else if (g[i] == '[' && (g[i + 1] == ':' || g[i + 1] == '.' || g[i + 1] == '=')) {
+			char delim[3] = { g[i + 1], ']', '\0' };
+
+			end = strstr(g + i + 2, delim);
+			if (!end) {
+				*why = g[i + 1] == ':' ? "'[:' without its closing ':]'" :
+				       g[i + 1] == '.' ? "'[.' without its closing '.]'" :
+				       "'[=' without its closing '=]'";
+				return -1;
+			}
+			if (g[i + 1] == ':' && !glob_class_known(g + i + 2, (size_t)(end - g - i - 2))) {
+				*why = "unknown character class";
+				return -1;
+			}
+			i = (size_t)(end - g) + 1;
+		}
+	}
+	if (g[i] == ']')
+		return (long)i;
+	*why = "'[' without its closing ']'";
+	return -1;
+}
+
+const char *policy_glob_error(const char *g, size_t *at)
+{
+	const char *why = NULL;
+	size_t i;
+	long n;
+
+	for (i = 0; g[i]; i++) {
+		if (g[i] == '\\') {
+			if (!g[i + 1]) {
+				*at = i;
+				return "'\\' at the end escapes nothing";
+			}
+			i++;
+		} else if (g[i] == '[') {
+			n = glob_bracket(g + i, &why);
+			if (n < 0) {
+				*at = i;
+				return why;
+			}
+			i += (size_t)n;
+		}
+	}
+	return NULL;
+}

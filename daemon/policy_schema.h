@@ -69,4 +69,14 @@ void policy_knob_fields(enum law_knob k, char names[POLICY_KNOB_FIELDS][POLICY_K
  */
 void policy_num_store(struct policy *p, const struct pnum *f, double v);
 
+/*
+ * Why @g is not a glob that fnmatch(3) (flags 0, as policy_selects() calls it) reads as
+ * written, or NULL when it is one; *@at is then the 0-based byte offset of the fault.
+ * fnmatch has no compile step and takes a malformed bracket literally, so "eth[0-3" would
+ * only ever match that very text and select nothing. Refused: a '[' without its closing
+ * ']' (POSIX.1-2017 2.13.1, 9.3.5), an unknown "[:class:]" (fnmatch fails on it), and a
+ * '\' at the end that escapes nothing (fnmatch matches nothing with it).
+ */
+const char *policy_glob_error(const char *g, size_t *at);
+
 #endif

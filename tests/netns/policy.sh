@@ -58,11 +58,19 @@ cat >"$VQ_TMP/inverted.json" <<'EOF'
 	}
 }
 EOF
+# an fnmatch glob with an unterminated bracket would only match its own text: refused
+cat >"$VQ_TMP/glob.json" <<'EOF'
+{
+	"name": "bad-glob",
+	"select": { "names": ["eth*", "va[0-9"] }
+}
+EOF
 # file  line:column  field
 BAD="unknown 4:13 guard.cooldown_tick
 unit 4:38 objective.latency_target_us
 real 3:50 controllers.qlimit.target_delay_us
-inverted 6:43 controllers.polling.rx_usecs.max_us"
+inverted 6:43 controllers.polling.rx_usecs.max_us
+glob 3:32 select.names[1]"
 
 before=$(snap)
 while read -r name pos fld; do
@@ -76,6 +84,9 @@ while read -r name pos fld; do
 	check_true "... says $f:$pos: $fld: ($(head -1 "$VQ_TMP/err"))" \
 		grep -qF "$f:$pos: $fld: " "$VQ_TMP/err"
 done <<<"$BAD"
+check "glob.json: the message says what is wrong with the glob" \
+	"$VQ_TMP/glob.json:3:32: select.names[1]: 'va[0-9' is not a valid fnmatch(3) glob: '[' without its closing ']' (byte 3)" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/glob.json" 2>&1)"
 check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"

@@ -5,6 +5,7 @@
  * line and column; every mode installs; atomic install from files; the position scanner.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 
 #include "law.h"
 #include "policy.h"
+#include "policy_schema.h"
 
 /* policies/NAME.json of the source tree, found from this file's own path (tests/unit/) */
 static void shipped_path(const char *name, char *path, size_t max)
@@ -269,6 +271,47 @@ static void test_select(void **state)
 	expect_error(1, 400, "select.names[1]", 1, 45, "must be a string, not an integer");
 }
 
+/*
+ * select.names globs: fnmatch(3) has no compile step and reads a malformed one literally,
+ * so a policy that holds one is refused at load, naming the entry and where it goes wrong.
+ */
+static void test_select_globs(void **state)
+{
+	static const char *const good[] = { "eth*", "lab?", "v[0-9]", "[!a]x", "[^a]x", "[]]",
+		"[!]]", "[[:digit:]]*", "a\\[b", "[a\\]]", "*", "[[.a.]]", "[[=a=]]", "x]" };
+	static const struct {
+		const char *glob, *why;
+		size_t at;
+	} bad[] = {
+		{ "eth[0-3", "'[' without its closing ']'", 3 },
+		{ "[]", "'[' without its closing ']'", 0 },
+		{ "a[!]", "'[' without its closing ']'", 1 },
+		{ "x[[:digit:]", "'[' without its closing ']'", 1 },
+		{ "[a\\]", "'[' without its closing ']'", 0 },
+		{ "[[:digits:]]", "unknown character class", 0 },
+		{ "[[:alpha]", "'[:' without its closing ':]'", 0 },
+		{ "eth\\", "'\\' at the end escapes nothing", 3 },
+	};
+	const char *t = "{\"select\": {\n\t\"names\": [\"eth*\", \"eth[0-3\"]\n}}";
+	struct policy p;
+	size_t i, at;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_null(policy_glob_error(good[i], &at));
+		/* and fnmatch itself takes it without an error */
+		assert_int_not_equal(fnmatch(good[i], "x", 0), -1);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		at = 99;
+		assert_string_equal(policy_glob_error(bad[i].glob, &at), bad[i].why);
+		assert_int_equal(at, bad[i].at);
+	}
+	assert_int_equal(validate(t, &p), 422);
+	assert_int_equal(errs.n, 1);
+	expect_error(0, 422, "select.names[1]", 2, 20, "'eth[0-3' is not a valid fnmatch(3) glob: "
+		     "'[' without its closing ']' (byte 4)");
+}
+
 /* every mode validates and installs; an unknown mode is refused naming the field */
 static void test_modes(void **state)
 {
@@ -445,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_ranges_and_inverted),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_select_globs),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_load_atomic),
