@@ -62,9 +62,6 @@ struct entry {
 	bool reported;		/* its "cannot be restored now" event was sent */
 };
 
-/* a held decision's reason: the guard's words and the law's whole reason (LAW_REASON_MAX) */
-#define EVENT_REASON_MAX	448
-
 struct event {
 	uint64_t id, time_ns;
 	char netns[NETNS_NAME_MAX], device[IFNAMSIZ], knob[32], inst[24];
@@ -72,7 +69,9 @@ struct event {
 	bool has_old, has_new;
 	uint64_t old_, new_;
 	enum act_who who;
-	char reason[EVENT_REASON_MAX];
+	/* malloc'd, whole: a held decision's guard words and law reason (LAW_REASON_MAX), a
+	 * rejected policy's first error with its path; NULL only when memory ran out */
+	char *reason;
 	char controller[16], decision[12];	/* "" outside a controller's decision */
 	char *signals;				/* compact JSON object, or NULL */
 };
@@ -406,8 +405,10 @@ void act_fini(void)
 	free(entries);
 	entries = NULL;
 	n_entries = cap_entries = 0;
-	for (i = 0; events && i < ACT_EVENTS_MAX; i++)
+	for (i = 0; events && i < ACT_EVENTS_MAX; i++) {
 		free(events[i].signals);
+		free(events[i].reason);
+	}
 	free(events);
 	events = NULL;
 	act_context_clear();
@@ -424,6 +425,7 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	if (next_event_id >= event_id_bound)
 		event_id_reserve(next_event_id);
 	free(ev->signals);
+	free(ev->reason);
 	memset(ev, 0, sizeof(*ev));
 	ev->id = next_event_id++;
 	snprintf(ev->controller, sizeof(ev->controller), "%s", ctx.controller);
@@ -449,10 +451,12 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	}
 	ev->who = who;
 	va_start(ap, fmt);
-	vsnprintf(ev->reason, sizeof(ev->reason), fmt, ap);
+	if (vasprintf(&ev->reason, fmt, ap) < 0)
+		ev->reason = NULL;
 	va_end(ap);
 	log_info("event %" PRIu64 ": %s %s%s%s %s %s: %s", ev->id, act_who_name(who),
-		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst, ev->reason);
+		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst,
+		 ev->reason ? ev->reason : "");
 }
 
 void act_context(const char *controller, const char *decision, json_t *signals)
@@ -496,7 +500,8 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 				      "knob", ev->knob, "instance", ev->inst,
 				      "queue", ev->queue >= 0 ? json_integer(ev->queue) : json_null(),
 				      "who", act_who_name(ev->who),
-				      "reason", util_json_str(ev->reason), "signals",
+				      "reason", util_json_str(ev->reason ? ev->reason : ""),
+				      "signals",
 				      ev->signals ? json_loads(ev->signals, 0, NULL) : json_object());
 
 		json_object_set_new(o, "old", ev->has_old ? json_integer(ev->old_) : json_null());

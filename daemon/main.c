@@ -208,10 +208,14 @@ static void tick(void)
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 }
 
-/* SIGHUP: re-read --policy. A bad file changes nothing (atomic) and is an event too. */
+/*
+ * SIGHUP: re-read --policy. A bad file changes nothing (atomic) and is an event too, which
+ * carries the first error as the log's first "policy ..." line gives it (it starts with the
+ * path, so the event does not repeat it).
+ */
 static void sighup_reload(void)
 {
-	char why[POLICY_MSG_MAX + POLICY_FIELD_MAX + 64];
+	static char why[POLICY_WHY_MAX];	/* 4.5 KB: off the stack of the loop */
 
 	if (!policy_path()) {
 		log_info("SIGHUP: no --policy file to reload");
@@ -220,9 +224,8 @@ static void sighup_reload(void)
 	if (policy_load_file(policy_path(), why, sizeof(why))) {
 		log_err("policy %s rejected; '%s' stays in force", policy_path(),
 			policy_get()->name);
-		act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_ERROR, "policy reload from "
-			  "%s (SIGHUP) rejected, '%s' stays in force: %s", policy_path(),
-			  policy_get()->name, why);
+		act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_ERROR, "policy reload "
+			  "(SIGHUP) rejected, '%s' stays in force: %s", policy_get()->name, why);
 		return;
 	}
 	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed "

@@ -15,6 +15,7 @@
 #define VQ_POLICY_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,10 +89,15 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err);
  */
 int policy_check_file(const char *path, FILE *f);
 
+/* Bytes that hold policy_load_file()'s first error whole: path, position, field, message. */
+#define POLICY_WHY_MAX		(PATH_MAX + POLICY_FIELD_MAX + POLICY_MSG_MAX + 64)
+
 /*
  * Load, validate and install @path. Errors are logged as policy_check_file() prints them
  * ("policy PATH:LINE:COLUMN: FIELD: MESSAGE") and the first is copied to @why (@whylen 0:
- * not kept). 0 or -EINVAL/-errno; nothing is installed on an error.
+ * not kept); the first log line is printed from @why, so the log and whatever @why goes on
+ * to (the SIGHUP event) give the same text even when @whylen cut it (POLICY_WHY_MAX does
+ * not). 0 or -EINVAL/-errno; nothing is installed on an error.
  */
 int policy_load_file(const char *path, char *why, size_t whylen);
 

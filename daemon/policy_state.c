@@ -220,9 +220,11 @@ int policy_load_file(const char *path, char *why, size_t whylen)
 		fclose(m);
 	if (ret && text) {
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			log_err("policy %s", line);
-			if (whylen && !why[0])
+			if (whylen && !why[0]) {
 				snprintf(why, whylen, "%s", line);
+				line = why;
+			}
+			log_err("policy %s", line);
 		}
 	}
 	free(text);

@@ -9,8 +9,9 @@
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) || exit $KSFT_FAIL
-POL=$VQ_TMP/policy.json
-cp "$VQ_ROOT/policies/observe.json" "$POL"
+# a path as long as a site's may be: the rejection event must still hold the whole first error
+POL=$VQ_TMP/etc/vqtune/policies/site-specific-production-configuration/frontends.json
+mkdir -p "$(dirname "$POL")" && cp "$VQ_ROOT/policies/observe.json" "$POL"
 vq_daemon --netns "$A" --interval 100 --policy "$POL" || exit $KSFT_FAIL
 
 show() { vq_ctl --json policy show; }
@@ -152,7 +153,25 @@ check_true "SIGHUP with a broken file: daemon alive" kill -0 "$VQ_DPID"
 check "... policy unchanged" "$after_set" "$(snap)"
 check_true "... the log has file:line:column" grep -qE "policy $POL:1:[0-9]+: " "$VQ_TMP/vqtuned.log"
 check_true "... an event says the reload was rejected, with the position" \
-	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -qE \"policy reload from .* \\(SIGHUP\\) rejected, .* stays in force: .*:1:[0-9]+: \""
+	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -qE \"policy reload \\(SIGHUP\\) rejected, .* stays in force: .*:1:[0-9]+: \""
+# two errors: the event gives the first one exactly as the log's first "policy ..." line does
+cat >"$POL" <<'EOF'
+{
+	"name": "bad-two",
+	"guard": { "cooldown_tick": 2 },
+	"controllers": { "polling": { "rx_usecs": { "min_us": 300, "max_us": 100 } } }
+}
+EOF
+lines=$(wc -l <"$VQ_TMP/vqtuned.log")
+seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
+first=$(tail -n "+$((lines + 1))" "$VQ_TMP/vqtuned.log" | grep -m1 "^<3>policy $POL:" |
+	sed 's/^<3>policy //')
+check "... the log's first error is the guard's" \
+	"$POL:3:13: guard.cooldown_tick: unknown field (known: cooldown_ticks, settle_ticks, hold_ticks, osc_window_ticks, osc_reversals_max, hysteresis_pct, step_factor_max, rollback_worse_pct)" \
+	"$first"
+check "... the event gives that same first error, whole" \
+	"policy reload (SIGHUP) rejected, 'observe-put' stays in force: $first" \
+	"$(vq_ctl --json events | vq_json "[e['reason'] for e in d['events'] if e['who'] == 'error'][-1]")"
 for name in unknown unit inverted; do
 	cp "$VQ_TMP/$name.json" "$POL"
 	seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen

@@ -404,6 +404,51 @@ static void test_load_atomic(void **state)
 	assert_int_equal(policy_get()->law.hold_ticks, 30);
 }
 
+/*
+ * The first error of a rejected load: the log's first "policy ..." line is the very text
+ * kept in @why (which the SIGHUP event carries), also when @why is too short for it.
+ */
+static void test_load_why_logged(void **state)
+{
+	const char *bad = "{\"guard\": {\"cooldown_tick\": 2, \"hold_ticks\": 0}}";
+	static const size_t lens[] = { POLICY_WHY_MAX, 40 };
+	char why[POLICY_WHY_MAX], log[4096], want[POLICY_WHY_MAX + 16], *nl;
+	int saved, fd;
+	size_t i;
+	ssize_t n;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		FILE *f = tmpfile();
+
+		assert_non_null(f);
+		fflush(stderr);
+		saved = dup(STDERR_FILENO);
+		assert_true(saved >= 0);
+		assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
+		assert_int_equal(policy_load_file(tmp_file(bad), why, lens[i]), -EINVAL);
+		fflush(stderr);
+		assert_true(dup2(saved, STDERR_FILENO) >= 0);
+		close(saved);
+		unlink(tmp_path);
+		fd = fileno(f);
+		n = pread(fd, log, sizeof(log) - 1, 0);
+		fclose(f);
+		assert_true(n > 0);
+		log[n] = '\0';
+		nl = strchr(log, '\n');
+		assert_non_null(nl);
+		*nl = '\0';
+		assert_true(strlen(why) < lens[i]);
+		snprintf(want, sizeof(want), "<3>policy %s", why);
+		assert_string_equal(log, want);
+		/* the first in text order: the unknown key at 1:12 comes before hold_ticks */
+		assert_true(!strncmp(why, tmp_path, strlen(why) < strlen(tmp_path) ?
+				     strlen(why) : strlen(tmp_path)));
+		if (lens[i] == POLICY_WHY_MAX)
+			assert_non_null(strstr(why, ":1:12: guard.cooldown_tick: unknown field"));
+	}
+}
+
 /* --check-policy: every mode validates; errors are FILE:LINE:COL: FIELD: MESSAGE in order */
 static void test_check_file(void **state)
 {
@@ -492,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_load_atomic),
+		cmocka_unit_test(test_load_why_logged),
 		cmocka_unit_test(test_check_file),
 		cmocka_unit_test(test_scanner),
 	};
