@@ -106,24 +106,34 @@ int cmd_status(struct ctl_conn *c, int argc, char **argv)
 	return ctl_get_print(c, VQ_API_PREFIX "/status", ctl_text_status);
 }
 
-int ctl_show_devices(struct ctl_conn *c)
+void ctl_devices_free(struct ctl_devices *d)
 {
-	json_t *r, *devs, *d, **rates = NULL;
-	size_t i, n;
-	int ret = ctl_request(c, "GET", VQ_API_PREFIX "/devices", NULL, &r);
+	size_t i;
 
-	if (ret)
+	for (i = 0; d->rates && i < d->n; i++)
+		json_decref(d->rates[i]);
+	free(d->rates);
+	json_decref(d->reply);
+	memset(d, 0, sizeof(*d));
+}
+
+int ctl_devices_fetch(struct ctl_conn *c, struct ctl_devices *out)
+{
+	json_t *devs, *d;
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = ctl_request(c, "GET", VQ_API_PREFIX "/devices", NULL, &out->reply);
+	if (ret || ctl_json_mode)
 		return ret;
-	if (ctl_json_mode) {
-		ctl_print_json(r);
-		goto out;
-	}
-	devs = json_object_get(r, "devices");
-	n = json_array_size(devs);
-	rates = calloc(n ? n : 1, sizeof(*rates));
-	if (!rates) {
-		ret = VQ_EXIT_ERROR;
-		goto out;
+	devs = json_object_get(out->reply, "devices");
+	out->n = json_array_size(devs);
+	out->rates = calloc(out->n ? out->n : 1, sizeof(*out->rates));
+	if (!out->rates) {
+		fprintf(stderr, CTL_PROG ": out of memory\n");
+		ctl_devices_free(out);
+		return VQ_EXIT_ERROR;
 	}
 	/* the devices reply has counters only; the rates are in each device's queues reply */
 	json_array_foreach(devs, i, d) {
@@ -135,19 +145,32 @@ int ctl_show_devices(struct ctl_conn *c)
 
 		/* a device that vanished in between shows "-", that is not an error */
 		if (path && !ctl_request_quiet(c, path, &q))
-			rates[i] = json_incref(json_object_get(json_object_get(q, "totals"),
-							       "rates"));
+			out->rates[i] = json_incref(json_object_get(json_object_get(q, "totals"),
+								    "rates"));
 		json_decref(q);
 		free(path);
 		free(sel);
 	}
-	ctl_text_devices(devs, rates);
-	for (i = 0; i < n; i++)
-		json_decref(rates[i]);
-	free(rates);
-out:
+	return VQ_EXIT_OK;
+}
+
+void ctl_devices_print(const struct ctl_devices *d)
+{
+	if (ctl_json_mode)
+		ctl_print_json(d->reply);
+	else
+		ctl_text_devices(json_object_get(d->reply, "devices"), d->rates);
 	fflush(stdout);
-	json_decref(r);
+}
+
+int ctl_show_devices(struct ctl_conn *c)
+{
+	struct ctl_devices d;
+	int ret = ctl_devices_fetch(c, &d);
+
+	if (!ret)
+		ctl_devices_print(&d);
+	ctl_devices_free(&d);
 	return ret;
 }
 

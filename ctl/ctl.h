@@ -202,7 +202,23 @@ int cmd_policy(struct ctl_conn *c, int argc, char **argv);
 int cmd_events(struct ctl_conn *c, int argc, char **argv);
 int cmd_watch(struct ctl_conn *c, int argc, char **argv);
 
-/* Fetch the devices list and each device's totals.rates, print the table (devices, watch). */
+/* GET /v1/devices and, unless --json, each device's totals.rates (NULL: not known). */
+struct ctl_devices {
+	json_t *reply;
+	json_t **rates;		/* one per entry of reply's "devices" */
+	size_t n;
+};
+
+/*
+ * Fetch everything the devices table shows into @d, printing nothing but an error, so a
+ * caller prints only after the whole of it arrived (watch: no header before an error).
+ * Returns a vq_exit code; @d is for ctl_devices_free() either way.
+ */
+int ctl_devices_fetch(struct ctl_conn *c, struct ctl_devices *d);
+/* Print what ctl_devices_fetch() got: the table, or the reply as JSON with --json. */
+void ctl_devices_print(const struct ctl_devices *d);
+void ctl_devices_free(struct ctl_devices *d);
+/* Fetch, then print (the devices command). */
 int ctl_show_devices(struct ctl_conn *c);
 
 /* Set by SIGINT/SIGTERM during live views (watch.c). */

@@ -82,17 +82,29 @@ static void ctl_watch_header(const char *dev, uint64_t interval_ms)
 			       when, sizeof(when)));
 }
 
-static int ctl_watch_frame(struct ctl_conn *c, const char *path)
+/*
+ * Fetch a whole frame first, so that an error (no such device, the daemon gone) is all
+ * that is printed: no screen clear and no header in front of it.
+ */
+static int ctl_watch_frame(struct ctl_conn *c, const char *dev, const char *path,
+			   const struct ctl_watch_opts *o, bool tty, uint64_t frame)
 {
-	json_t *r;
-	int ret;
+	struct ctl_devices devs = { .reply = NULL };
+	json_t *queues = NULL;
+	int ret = path ? ctl_request(c, "GET", path, NULL, &queues) :
+			 ctl_devices_fetch(c, &devs);
 
-	if (!path)
-		return ctl_show_devices(c);
-	ret = ctl_request(c, "GET", path, NULL, &r);
-	if (!ret)
-		ctl_print(r, ctl_text_queues);
-	json_decref(r);
+	if (!ret) {
+		fputs(tty ? CTL_ANSI_CLEAR : frame ? "\n" : "", stdout);
+		ctl_watch_header(dev, o->interval_ms);
+		if (path)
+			ctl_print(queues, ctl_text_queues);
+		else
+			ctl_devices_print(&devs);
+		fflush(stdout);
+	}
+	json_decref(queues);
+	ctl_devices_free(&devs);
 	return ret;
 }
 
@@ -158,9 +170,7 @@ int cmd_watch(struct ctl_conn *c, int argc, char **argv)
 			ctl_sleep_ms(o.interval_ms);
 		if (ctl_stop)
 			break;
-		fputs(tty ? CTL_ANSI_CLEAR : frame ? "\n" : "", stdout);
-		ctl_watch_header(dev, o.interval_ms);
-		ret = ctl_watch_frame(c, path);
+		ret = ctl_watch_frame(c, dev, path, &o, tty, frame);
 		if (ret)
 			break;
 	}

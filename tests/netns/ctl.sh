@@ -148,6 +148,15 @@ check "watch --count 2 (stdout a file): exit code" 0 $?
 check "watch printed two frames" 2 "$(grep -c '^NAME ' "$VQ_TMP/watch")"
 check "each frame lists vb" 2 "$(grep -Ec "^vb +$B " "$VQ_TMP/watch")"
 check "no terminal escape sequences" 0 "$(grep -c $'\e' "$VQ_TMP/watch")"
+# a device that is not there: only the error (stderr), no frame header on stdout, status 4
+for d in nosuchdev "$B:nosuchdev"; do
+	vq_ctl watch "$d" --count 2 --interval 0.2 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "watch $d: exit code" 4 $?
+	check "... nothing on stdout" "" "$(cat "$VQ_TMP/out")"
+	check "... one line on stderr" 1 "$(wc -l <"$VQ_TMP/err")"
+	check_true "... naming the device ($(cat "$VQ_TMP/err"))" \
+		grep -qF "no device '$d' (not_found, field dev)" "$VQ_TMP/err"
+done
 
 # a UTF-8 name pads by display columns: every row's NETNS starts under the header's
 U=$'v\xc3\xab0'
