@@ -117,6 +117,38 @@ void ctl_devices_free(struct ctl_devices *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/*
+ * totals.rates of device object @d (new reference), or NULL: a device that vanished in
+ * between shows "-", that is not an error. Asked by display form, and when that names
+ * more than this device (another's raw name in the same namespace: 409), by raw bytes.
+ */
+static json_t *ctl_dev_rates(struct ctl_conn *c, json_t *d)
+{
+	const char *ns = json_string_value(json_object_get(d, "netns"));
+	char *sel[2] = {
+		ctl_dev_selector(ns, json_string_value(json_object_get(d, "name")) ?: ""),
+		ctl_dev_selector_hex(ns, json_string_value(json_object_get(d, "name_hex"))),
+	};
+	json_t *q = NULL, *rates = NULL;
+	size_t i;
+	int e, ret = VQ_EXIT_ERROR;
+
+	for (i = 0; i < 2 && ret == VQ_EXIT_ERROR; i++) {
+		char *path = sel[i] && (!i || !sel[0] || strcmp(sel[0], sel[1])) ?
+			     ctl_dev_path(sel[i], "/queues", &e) : NULL;
+
+		if (path)
+			ret = ctl_request_quiet(c, path, &q);
+		free(path);
+	}
+	if (!ret)
+		rates = json_incref(json_object_get(json_object_get(q, "totals"), "rates"));
+	json_decref(q);
+	free(sel[0]);
+	free(sel[1]);
+	return rates;
+}
+
 int ctl_devices_fetch(struct ctl_conn *c, struct ctl_devices *out)
 {
 	json_t *devs, *d;
@@ -136,21 +168,8 @@ int ctl_devices_fetch(struct ctl_conn *c, struct ctl_devices *out)
 		return VQ_EXIT_ERROR;
 	}
 	/* the devices reply has counters only; the rates are in each device's queues reply */
-	json_array_foreach(devs, i, d) {
-		char *sel = ctl_dev_selector(json_string_value(json_object_get(d, "netns")),
-					     json_string_value(json_object_get(d, "name")) ?: "");
-		int e;
-		char *path = sel ? ctl_dev_path(sel, "/queues", &e) : NULL;
-		json_t *q = NULL;
-
-		/* a device that vanished in between shows "-", that is not an error */
-		if (path && !ctl_request_quiet(c, path, &q))
-			out->rates[i] = json_incref(json_object_get(json_object_get(q, "totals"),
-								    "rates"));
-		json_decref(q);
-		free(path);
-		free(sel);
-	}
+	json_array_foreach(devs, i, d)
+		out->rates[i] = ctl_dev_rates(c, d);
 	return VQ_EXIT_OK;
 }
 

@@ -64,6 +64,13 @@ char *ctl_dev_path(const char *dev, const char *suffix, int *err);
 
 /* Selector for a device object from /v1/devices: "NETNS:NAME", "-:NAME" for own netns. */
 char *ctl_dev_selector(const char *netns, const char *name);
+/*
+ * The same with the raw bytes of the name, from its "name_hex" (docs/api.md): what names
+ * a device whose display form ("v\\xff0" for the bytes 76 ff 30) is another device's raw
+ * name, and so is ambiguous (409), as the daemon's own advice does. NULL when @name_hex is
+ * not an even count of hex digits without a zero byte, or when memory runs out.
+ */
+char *ctl_dev_selector_hex(const char *netns, const char *name_hex);
 
 /*
  * Format a rate in bytes per second as bits per second with SI prefixes (powers of 1000,

@@ -3,6 +3,7 @@
  * Pure parsing and formatting helpers of vqtunectl. No I/O, no libcurl, so the unit
  * tests link this file alone.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -231,6 +232,31 @@ char *ctl_dev_selector(const char *netns, const char *name)
 
 	if (asprintf(&s, "%s:%s", netns && *netns ? netns : "-", name) < 0)
 		return NULL;
+	return s;
+}
+
+char *ctl_dev_selector_hex(const char *netns, const char *name_hex)
+{
+	size_t i, n = name_hex ? strlen(name_hex) : 0;
+	char *name, *s = NULL;
+
+	if (!n || n % 2)
+		return NULL;
+	name = calloc(n / 2 + 1, 1);
+	if (!name)
+		return NULL;
+	for (i = 0; i < n / 2; i++) {
+		unsigned int b;
+
+		if (!isxdigit((unsigned char)name_hex[2 * i]) ||
+		    !isxdigit((unsigned char)name_hex[2 * i + 1]) ||
+		    sscanf(name_hex + 2 * i, "%2x", &b) != 1 || !b)
+			goto out;
+		name[i] = (char)b;
+	}
+	s = ctl_dev_selector(netns, name);
+out:
+	free(name);
 	return s;
 }
 

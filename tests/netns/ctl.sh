@@ -174,6 +174,22 @@ print(len({l.index(" " + w) for l in lines for w in (sys.argv[2], "NETNS") if " 
 ' "$VQ_TMP/devs" "$B")"
 ip -n "$B" link del "$U"
 
+# v, 0xFF, 0 beside a device literally named v\xff0: the first one's display form is the
+# second one's raw name, so that selector is ambiguous (409); the table still shows both
+# devices' rates (asked by raw bytes), not "-"
+RAW=$(printf 'v\xff0')
+ip -n "$B" link add "$RAW" type veth peer name vq3p && ip -n "$B" link add 'v\xff0' type veth \
+	peer name vq4p || exit $KSFT_FAIL
+vq_wait_code 200 GET "/v1/devices/$B:v%FF0" 5 >/dev/null
+vq_wait_code 200 GET "/v1/devices/$B:v%5C%5Cxff0" 5 >/dev/null
+check "the display form v\\xff0 is ambiguous in $B" 409 "$(vq_code GET "/v1/devices/$B:v%5Cxff0")"
+vq_ctl devices >"$VQ_TMP/devs"
+check "devices: exit code" 0 $?
+check "devices: both rows have rates, not '-'" 2 "$(awk -v b="$B" \
+	'$2 == b && $1 ~ /^v\\+xff0$/ && $(NF - 2) == "bit/s" && $NF == "bit/s"' "$VQ_TMP/devs" |
+	wc -l)"
+ip -n "$B" link del "$RAW" && ip -n "$B" link del 'v\xff0'
+
 vq_ctl restore >/dev/null
 check "restore: exit code" 0 $?
 check "gro-flush-timeout restored" "$orig" "$(vq_napi "$B" "$IFX" gro_flush_timeout)"

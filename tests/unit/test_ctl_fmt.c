@@ -161,6 +161,23 @@ static void test_dev_selector(void **state)
 	free(s);
 }
 
+/* by raw bytes: what names a device whose display form is another device's raw name */
+static void test_dev_selector_hex(void **state)
+{
+	static const char *const bad[] = { NULL, "", "7", "76f", "76zz30", "7600", "76 f30",
+		"0x76" };
+	char *s = ctl_dev_selector_hex("lab", "76ff30");
+	size_t i;
+
+	assert_string_equal(s, "lab:v\xff" "0");
+	free(s);
+	s = ctl_dev_selector_hex("", "765C78666630");
+	assert_string_equal(s, "-:v\\xff0");
+	free(s);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_null(ctl_dev_selector_hex("lab", bad[i]));
+}
+
 static void test_fmt_bitrate(void **state)
 {
 	char b[32];
@@ -305,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_url_escape),
 		cmocka_unit_test(test_dev_path),
 		cmocka_unit_test(test_dev_selector),
+		cmocka_unit_test(test_dev_selector_hex),
 		cmocka_unit_test(test_fmt_bitrate),
 		cmocka_unit_test(test_fmt_si),
 		cmocka_unit_test(test_fmt_duration),
