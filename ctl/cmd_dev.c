@@ -237,10 +237,10 @@ struct ctl_set_opts {
  * ctl_opt_u64() for an option that may appear once: a second one is a usage error rather
  * than the last one silently winning. *seen is set on the first.
  */
-static int ctl_opt_u64_once(const char *cmd, const char *name, int argc, char **argv, int *i,
-			    uint64_t *out, bool *seen)
+static int ctl_opt_u64_once(const char *cmd, const char *name, uint64_t min, uint64_t max,
+			    int argc, char **argv, int *i, uint64_t *out, bool *seen)
 {
-	int r = ctl_opt_u64(cmd, name, argc, argv, i, out);
+	int r = ctl_opt_u64(cmd, name, min, max, argc, argv, i, out);
 
 	if (r <= 0)
 		return r;
@@ -257,11 +257,13 @@ static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx
 	struct ctl_set_opts *o = ctx;
 	int r;
 
-	r = ctl_opt_u64_once(cmd, "--queue", argc, argv, i, &o->queue, &o->has_queue);
+	r = ctl_opt_u64_once(cmd, "--queue", 0, CTL_QUEUE_MAX, argc, argv, i, &o->queue,
+			     &o->has_queue);
 	if (r)
 		return r;
 	if (o->allow_napi) {
-		r = ctl_opt_u64_once(cmd, "--napi-id", argc, argv, i, &o->napi_id, &o->has_napi);
+		r = ctl_opt_u64_once(cmd, "--napi-id", CTL_NAPI_ID_MIN, CTL_NAPI_ID_MAX, argc, argv,
+				     i, &o->napi_id, &o->has_napi);
 		if (r)
 			return r;
 		if (!strcmp(argv[*i], "--disruptive")) {
@@ -335,14 +337,10 @@ int cmd_set(struct ctl_conn *c, int argc, char **argv)
 	if (n < CTL_MAX_POS)
 		return ctl_usage_error("set", "missing %s", n == 0 ? "DEV KNOB VALUE" :
 				       n == 1 ? "KNOB VALUE" : "VALUE");
-	err = ctl_parse_u64(pos[2], &v);
-	if (err)
-		return ctl_usage_error("set", "VALUE: '%s' is %s", pos[2], err == -ERANGE ?
-				       "too large" : "not an unsigned decimal integer");
 	/* json_int_t is signed 64-bit: larger values go as reals would lose digits */
-	if (v > (uint64_t)CTL_JSON_INT_MAX)
-		return ctl_usage_error("set", "VALUE: '%s' is above %lld", pos[2],
-				       (long long)CTL_JSON_INT_MAX);
+	err = ctl_parse_u64_range(pos[2], 0, CTL_JSON_INT_MAX, &v);
+	if (err)
+		return ctl_u64_error("set", "VALUE", pos[2], err, 0, CTL_JSON_INT_MAX);
 	body = json_pack("{s:I}", "value", (json_int_t)v);
 	if (body && o.has_queue)
 		json_object_set_new(body, "queue", json_integer((json_int_t)o.queue));

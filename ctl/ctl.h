@@ -31,6 +31,12 @@
  */
 int ctl_parse_u64(const char *s, uint64_t *out);
 
+/* ctl_parse_u64() within [min, max]: -ERANGE also for a value that fits 64 bits but not there. */
+int ctl_parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Decimal places accepted in a seconds value: the millisecond resolution we keep. */
+#define CTL_SECONDS_DECIMALS	3
+
 /*
  * Parse a duration in seconds, "2" or "0.25" (at most 3 decimals), into milliseconds in
  * [min_ms, max_ms]. Returns 0 or -EINVAL / -ERANGE.
@@ -192,9 +198,25 @@ bool ctl_is_option(const char *a);
  */
 int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i,
 		const char **arg);
-/* Same, parsed as an unsigned integer with ctl_parse_u64; -1 after a usage error. */
-int ctl_opt_u64(const char *cmd, const char *name, int argc, char **argv, int *i,
-		uint64_t *out);
+/* Same, parsed as an unsigned integer in [min, max]; -1 after ctl_u64_error()'s message. */
+int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max, int argc,
+		char **argv, int *i, uint64_t *out);
+
+/*
+ * The one wording of a bad number on the command line, naming the option or field @name:
+ * "NAME: 'ARG' is not an unsigned decimal integer" for -EINVAL, "NAME: 'ARG' is out of range
+ * [MIN, MAX]" for -ERANGE (too large for 64 bits too). Returns VQ_EXIT_USAGE.
+ */
+int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, uint64_t min,
+		  uint64_t max);
+/* The same for seconds (ctl_parse_seconds_ms()): "... is out of range [0.01, 3600] seconds". */
+int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int err,
+		      uint64_t min_ms, uint64_t max_ms);
+
+/* Instance selectors as the API takes them (docs/api.md): queue 0..1023, NAPI ids u32 not 0. */
+#define CTL_QUEUE_MAX		1023ULL
+#define CTL_NAPI_ID_MIN		1ULL
+#define CTL_NAPI_ID_MAX		UINT32_MAX
 
 int cmd_status(struct ctl_conn *c, int argc, char **argv);
 int cmd_devices(struct ctl_conn *c, int argc, char **argv);

@@ -18,8 +18,6 @@
 
 /* Milliseconds per second, for --timeout/--interval parsing. */
 #define CTL_MS_PER_S		1000ULL
-/* Decimal places accepted in a seconds value: the millisecond resolution we keep. */
-#define CTL_SECONDS_DECIMALS	3
 /* SI step used by ip -s / ethtool for rates: powers of 1000, not 1024. */
 #define CTL_SI_STEP		1000.0
 /* Bits in a byte: rates are shown in bit/s, as link speeds are. */
@@ -122,6 +120,19 @@ int ctl_parse_u64(const char *s, uint64_t *out)
 			return -ERANGE;
 		v = v * 10 + d;
 	}
+	*out = v;
+	return 0;
+}
+
+int ctl_parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+	int err = ctl_parse_u64(s, &v);
+
+	if (err)
+		return err;
+	if (v < min || v > max)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }

@@ -18,6 +18,8 @@
 /* --timeout bounds: 1 ms up to one day. */
 #define CTL_TIMEOUT_MIN_MS	1ULL
 #define CTL_TIMEOUT_MAX_MS	86400000ULL
+/* Milliseconds per second: seconds ranges are shown from their millisecond bounds. */
+#define CTL_MS_PER_S		1000.0
 
 static const struct ctl_cmd ctl_cmds[] = {
 	{ "status", cmd_status, "", "daemon version, uptime, mode, tick and event counts" },
@@ -168,16 +170,36 @@ int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i
 	return 1;
 }
 
-int ctl_opt_u64(const char *cmd, const char *name, int argc, char **argv, int *i,
-		uint64_t *out)
+int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, uint64_t min,
+		  uint64_t max)
+{
+	if (err == -ERANGE)
+		return ctl_usage_error(cmd, "%s: '%s' is out of range [%llu, %llu]", name, arg,
+				       (unsigned long long)min, (unsigned long long)max);
+	return ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name, arg);
+}
+
+int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int err,
+		      uint64_t min_ms, uint64_t max_ms)
+{
+	if (err == -ERANGE)
+		return ctl_usage_error(cmd, "%s: '%s' is out of range [%g, %g] seconds", name, arg,
+				       (double)min_ms / CTL_MS_PER_S, (double)max_ms / CTL_MS_PER_S);
+	return ctl_usage_error(cmd, "%s: '%s' is not a number of seconds (digits, at most %d "
+			       "decimals)", name, arg, CTL_SECONDS_DECIMALS);
+}
+
+int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max, int argc,
+		char **argv, int *i, uint64_t *out)
 {
 	const char *arg;
 	int r = ctl_opt_arg(cmd, name, argc, argv, i, &arg);
 
 	if (r <= 0)
 		return r;
-	if (ctl_parse_u64(arg, out)) {
-		ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name, arg);
+	r = ctl_parse_u64_range(arg, min, max, out);
+	if (r) {
+		ctl_u64_error(cmd, name, arg, r, min, max);
 		return -1;
 	}
 	return 1;
@@ -202,7 +224,7 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool socket_given = false;
-	int o, host_err;
+	int o, host_err, err;
 
 	a->conn.socket_path = getenv("VQTUNE_SOCKET");
 	if (!a->conn.socket_path || !*a->conn.socket_path)
@@ -226,10 +248,11 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 			ctl_json_mode = true;
 			break;
 		case 't':
-			if (ctl_parse_seconds_ms(optarg, CTL_TIMEOUT_MIN_MS, CTL_TIMEOUT_MAX_MS,
-						 &a->conn.timeout_ms))
-				return ctl_usage_error(NULL, "--timeout: '%s' is not a number of "
-						       "seconds in [0.001, 86400]", optarg);
+			err = ctl_parse_seconds_ms(optarg, CTL_TIMEOUT_MIN_MS, CTL_TIMEOUT_MAX_MS,
+						   &a->conn.timeout_ms);
+			if (err)
+				return ctl_seconds_error(NULL, "--timeout", optarg, err,
+							 CTL_TIMEOUT_MIN_MS, CTL_TIMEOUT_MAX_MS);
 			break;
 		case 'h':
 			ctl_help(stdout);

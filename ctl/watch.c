@@ -18,6 +18,8 @@
 #define CTL_WATCH_INTERVAL_MS		1000ULL
 #define CTL_WATCH_INTERVAL_MIN_MS	10ULL
 #define CTL_WATCH_INTERVAL_MAX_MS	3600000ULL
+/* watch --count: at least one frame */
+#define CTL_WATCH_COUNT_MIN		1ULL
 /* events --follow polling period: the API has no push channel (docs/api.md). */
 #define CTL_FOLLOW_INTERVAL_MS		1000ULL
 /* "/v1/events?since=" plus 20 digits of a 64-bit id, with room to spare. */
@@ -119,13 +121,17 @@ static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_w
 		if (r < 0)
 			return VQ_EXIT_USAGE;
 		if (r > 0) {
-			if (ctl_parse_seconds_ms(a, CTL_WATCH_INTERVAL_MIN_MS,
-						 CTL_WATCH_INTERVAL_MAX_MS, &o->interval_ms))
-				return ctl_usage_error("watch", "--interval: '%s' is not a number "
-						       "of seconds in [0.01, 3600]", a);
+			r = ctl_parse_seconds_ms(a, CTL_WATCH_INTERVAL_MIN_MS,
+						 CTL_WATCH_INTERVAL_MAX_MS, &o->interval_ms);
+			if (r)
+				return ctl_seconds_error("watch", "--interval", a, r,
+							 CTL_WATCH_INTERVAL_MIN_MS,
+							 CTL_WATCH_INTERVAL_MAX_MS);
 			continue;
 		}
-		r = ctl_opt_u64("watch", "--count", argc, argv, &i, &o->count);
+		/* 0 frames would print nothing and look like success */
+		r = ctl_opt_u64("watch", "--count", CTL_WATCH_COUNT_MIN, UINT64_MAX, argc, argv, &i,
+				&o->count);
 		if (r < 0)
 			return VQ_EXIT_USAGE;
 		if (r > 0) {
@@ -138,8 +144,6 @@ static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_w
 			return ctl_usage_error("watch", "unexpected argument '%s'", argv[i]);
 		*dev = argv[i];
 	}
-	if (o->has_count && !o->count)
-		return ctl_usage_error("watch", "--count: must be at least 1");
 	return VQ_EXIT_OK;
 }
 
@@ -219,7 +223,8 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
-		int r = ctl_opt_u64("events", "--since", argc, argv, &i, &since);
+		/* the API's ids are JSON integers: signed 64-bit */
+		int r = ctl_opt_u64("events", "--since", 0, LLONG_MAX, argc, argv, &i, &since);
 
 		if (r < 0)
 			return VQ_EXIT_USAGE;
@@ -230,9 +235,6 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 		else
 			return ctl_usage_error("events", "unexpected argument '%s'", argv[i]);
 	}
-	if (since > (uint64_t)LLONG_MAX)
-		return ctl_usage_error("events", "--since: '%llu' is too large",
-				       (unsigned long long)since);
 	next = (json_int_t)since;
 	if (follow)
 		ctl_catch_signals();

@@ -46,6 +46,27 @@ static void test_parse_u64_rejects(void **state)
 	assert_int_equal(v, 42);
 }
 
+/* a bound outside [min, max] is -ERANGE like a number too large for 64 bits */
+static void test_parse_u64_range(void **state)
+{
+	uint64_t v = 42;
+
+	assert_int_equal(ctl_parse_u64_range("0", 0, 1023, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(ctl_parse_u64_range("1023", 0, 1023, &v), 0);
+	assert_int_equal(v, 1023);
+	v = 42;
+	assert_int_equal(ctl_parse_u64_range("1024", 0, 1023, &v), -ERANGE);
+	assert_int_equal(ctl_parse_u64_range("0", 1, UINT64_MAX, &v), -ERANGE);
+	assert_int_equal(ctl_parse_u64_range("9223372036854775808", 0, INT64_MAX, &v), -ERANGE);
+	assert_int_equal(ctl_parse_u64_range("99999999999999999999", 0, UINT64_MAX, &v), -ERANGE);
+	assert_int_equal(ctl_parse_u64_range("1e3", 0, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(ctl_parse_u64_range("", 0, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(v, 42);
+	assert_int_equal(ctl_parse_u64_range("9223372036854775807", 0, INT64_MAX, &v), 0);
+	assert_true(v == INT64_MAX);
+}
+
 static void test_parse_seconds(void **state)
 {
 	uint64_t ms = 0;
@@ -317,6 +338,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64_accepts),
 		cmocka_unit_test(test_parse_u64_rejects),
+		cmocka_unit_test(test_parse_u64_range),
 		cmocka_unit_test(test_parse_seconds),
 		cmocka_unit_test(test_parse_host),
 		cmocka_unit_test(test_url_escape),
