@@ -2,6 +2,7 @@
 /*
  * policy show | load FILE | set KEY VALUE (GET/PUT /v1/policy, docs/api.md).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,7 +69,7 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 /* Read-modify-write of one dotted key; not atomic against a concurrent policy change. */
 static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value)
 {
-	json_t *r, *p;
+	json_t *r, *p, *before;
 	int ret, err;
 
 	ret = ctl_request(c, "GET", CTL_POLICY_PATH, NULL, &r);
@@ -80,13 +81,21 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 		json_decref(r);
 		return VQ_EXIT_ERROR;
 	}
-	err = ctl_jpath_set(p, key, ctl_json_value_from_arg(value));
-	if (err) {
+	before = json_deep_copy(p);
+	err = before ? ctl_jpath_set(p, key, ctl_json_value_from_arg(value)) : -ENOMEM;
+	if (err == -EINVAL) {
+		json_decref(before);
 		json_decref(r);
 		return ctl_usage_error("policy", "KEY: '%s' is not a dotted path of objects "
 				       "in the policy", key);
 	}
-	ret = ctl_policy_put(c, p);
+	/* the policy is no longer the one its name stands for (policies/README.md, "name") */
+	if (!err && ctl_policy_mark_modified(p, before) < 0)
+		err = -ENOMEM;
+	ret = err ? VQ_EXIT_ERROR : ctl_policy_put(c, p);
+	if (err)
+		fprintf(stderr, CTL_PROG ": out of memory\n");
+	json_decref(before);
 	json_decref(r);
 	return ret;
 }

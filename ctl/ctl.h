@@ -112,6 +112,15 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len);
 int ctl_jpath_set(json_t *obj, const char *path, json_t *value);
 
 /*
+ * After `policy set` turned the policy @before into @now (both as GET /v1/policy shows them):
+ * unless the name itself was what changed, or nothing did, @now's name says it is no longer
+ * the policy that name stands for: "NAME (modified)", appended once (a name that ends in it
+ * keeps it), NAME cut at a UTF-8 character boundary so the whole fits 63 bytes. Returns 1
+ * when it renamed, 0 when not, -ENOMEM.
+ */
+int ctl_policy_mark_modified(json_t *now, const json_t *before);
+
+/*
  * Parse a command-line value: valid JSON (number, true, false, null, "string", object,
  * array) is taken as such, anything else is a JSON string of the text. NULL on ENOMEM.
  */

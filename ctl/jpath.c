@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Dotted paths into JSON objects, for "policy set KEY VALUE" (pure, unit-tested).
+ * Dotted paths into JSON objects, and the name a changed policy gets, for "policy set KEY
+ * VALUE" (pure, unit-tested).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,4 +62,33 @@ json_t *ctl_json_value_from_arg(const char *arg)
 	json_t *v = json_loads(arg, JSON_DECODE_ANY, NULL);
 
 	return v ? v : json_string(arg);
+}
+
+/* What `policy set` appends to the name of a policy it changed. */
+#define CTL_POLICY_MODIFIED	" (modified)"
+/* A policy name is 1..63 bytes (policies/README.md, "name"). */
+#define CTL_POLICY_NAME_MAX_BYTES	63
+
+int ctl_policy_mark_modified(json_t *now, const json_t *before)
+{
+	const char *name = json_string_value(json_object_get(now, "name"));
+	const char *old = json_string_value(json_object_get(before, "name"));
+	size_t n, keep, sl = strlen(CTL_POLICY_MODIFIED);
+	char buf[CTL_POLICY_NAME_MAX_BYTES + 1];
+
+	/* a new name was asked for, or nothing changed: the name is right as it is */
+	if (!name || !old || strcmp(name, old) || json_equal(now, before))
+		return 0;
+	n = strlen(name);
+	if (n >= sl && !strcmp(name + n - sl, CTL_POLICY_MODIFIED))
+		return 0;
+	keep = n;
+	if (keep > CTL_POLICY_NAME_MAX_BYTES - sl) {
+		keep = CTL_POLICY_NAME_MAX_BYTES - sl;
+		/* not inside a UTF-8 sequence: back to the byte that starts a character */
+		while (keep && ((unsigned char)name[keep] & 0xc0) == 0x80)
+			keep--;
+	}
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)keep, name, CTL_POLICY_MODIFIED);
+	return json_object_set_new(now, "name", json_string(buf)) ? -ENOMEM : 1;
 }

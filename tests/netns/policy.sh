@@ -129,6 +129,22 @@ vq_ctl policy set guard.cooldown_ticks 5 >/dev/null
 check "policy set guard.cooldown_ticks 5: exit code" 0 $?
 check "... value" 5 "$(field "['guard']['cooldown_ticks']")"
 check "... the rest kept" 30 "$(field "['guard']['hold_ticks']")"
+# the policy is no longer observe-put as loaded: its name says so, everywhere it is shown
+check "... name marked modified" "observe-put (modified)" "$(field "['name']")"
+check "... status shows that name" "observe-put (modified)" \
+	"$(vq_ctl --json status | vq_json "d['policy']")"
+check_true "... journalled under that name" \
+	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -qF \"policy 'observe-put (modified)' installed, mode observe\""
+vq_ctl policy set mode advise >/dev/null
+check "policy set mode advise: marked once" "observe-put (modified)" "$(field "['name']")"
+vq_ctl policy set mode advise >/dev/null
+check "... a set that changes nothing: name unchanged" "observe-put (modified)" \
+	"$(field "['name']")"
+vq_ctl policy set name observe-set >/dev/null
+check "policy set name: taken as given" observe-set "$(field "['name']")"
+vq_ctl policy set mode observe >/dev/null
+check "policy set mode observe: marked again" "observe-set (modified)" "$(field "['name']")"
+check "... mode" observe "$(field "['mode']")"
 after_set=$(snap)
 vq_ctl policy set guard.cooldown_ticks 2.5 >/dev/null 2>"$VQ_TMP/err"
 check "policy set guard.cooldown_ticks 2.5: exit code" 1 $?
@@ -170,7 +186,7 @@ check "... the log's first error is the guard's" \
 	"$POL:3:13: guard.cooldown_tick: unknown field (known: cooldown_ticks, settle_ticks, hold_ticks, osc_window_ticks, osc_reversals_max, hysteresis_pct, step_factor_max, rollback_worse_pct)" \
 	"$first"
 check "... the event gives that same first error, whole" \
-	"policy reload (SIGHUP) rejected, 'observe-put' stays in force: $first" \
+	"policy reload (SIGHUP) rejected, 'observe-set (modified)' stays in force: $first" \
 	"$(vq_ctl --json events | vq_json "[e['reason'] for e in d['events'] if e['who'] == 'error'][-1]")"
 for name in unknown unit inverted; do
 	cp "$VQ_TMP/$name.json" "$POL"

@@ -250,6 +250,46 @@ static void test_fmt_time(void **state)
 	assert_string_equal(ctl_fmt_time_ns(0, b, sizeof(b)), "1970-01-01T00:00:00.000Z");
 }
 
+/* policy set: a changed policy says so in its name, once, within 63 bytes */
+static void test_policy_mark_modified(void **state)
+{
+	json_t *before = json_pack("{s:s, s:s, s:{s:i}}", "name", "balanced", "mode", "active",
+				   "guard", "cooldown_ticks", 2);
+	json_t *now = json_deep_copy(before);
+	char long_name[64];
+
+	/* nothing changed: the name stays */
+	assert_int_equal(ctl_policy_mark_modified(now, before), 0);
+	assert_string_equal(json_string_value(json_object_get(now, "name")), "balanced");
+	json_object_set_new(now, "mode", json_string("observe"));
+	assert_int_equal(ctl_policy_mark_modified(now, before), 1);
+	assert_string_equal(json_string_value(json_object_get(now, "name")),
+			    "balanced (modified)");
+	/* a second change keeps a single mark */
+	json_decref(before);
+	before = json_deep_copy(now);
+	json_object_set_new(json_object_get(now, "guard"), "cooldown_ticks", json_integer(5));
+	assert_int_equal(ctl_policy_mark_modified(now, before), 0);
+	assert_string_equal(json_string_value(json_object_get(now, "name")),
+			    "balanced (modified)");
+	/* setting the name itself is taken as asked */
+	json_object_set_new(now, "name", json_string("mine"));
+	assert_int_equal(ctl_policy_mark_modified(now, before), 0);
+	assert_string_equal(json_string_value(json_object_get(now, "name")), "mine");
+	/* 63 bytes at most: the name is cut before a whole UTF-8 character ("é" is 2 bytes) */
+	memset(long_name, 'a', 51);
+	strcpy(long_name + 51, "\xc3\xa9xx");
+	json_object_set_new(before, "name", json_string(long_name));
+	json_object_set_new(now, "name", json_string(long_name));
+	assert_int_equal(ctl_policy_mark_modified(now, before), 1);
+	assert_int_equal(strlen(json_string_value(json_object_get(now, "name"))), 62);
+	memset(long_name + 51, 0, 4);
+	strcat(long_name, " (modified)");
+	assert_string_equal(json_string_value(json_object_get(now, "name")), long_name);
+	json_decref(before);
+	json_decref(now);
+}
+
 static void test_jpath_set(void **state)
 {
 	json_t *o = json_pack("{s:s,s:{s:i}}", "mode", "observe", "gro", "max_ns", 1);
@@ -350,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_duration),
 		cmocka_unit_test(test_fmt_time),
 		cmocka_unit_test(test_jpath_set),
+		cmocka_unit_test(test_policy_mark_modified),
 		cmocka_unit_test(test_json_value_from_arg),
 		cmocka_unit_test(test_fmt_json_number),
 	};
