@@ -233,21 +233,20 @@ static long glob_bracket(const char *g, const char **why)
 	if (g[i] == ']')
 		i++;
 	for (; g[i] && g[i] != ']'; i++) {
-		const char *end;
-
 		if (g[i] == '\\' && g[i + 1]) {
 			i++;
 		} else if (g[i] == '[' && (g[i + 1] == ':' || g[i + 1] == '.' || g[i + 1] == '=')) {
 			char delim[3] = { g[i + 1], ']', '\0' };
+			const char *end, *name = g + i + 2;
 
-			end = strstr(g + i + 2, delim);
+			end = strstr(name, delim);
 			if (!end) {
 				*why = g[i + 1] == ':' ? "'[:' without its closing ':]'" :
 				       g[i + 1] == '.' ? "'[.' without its closing '.]'" :
 				       "'[=' without its closing '=]'";
 				return -1;
 			}
-			if (g[i + 1] == ':' && !glob_class_known(g + i + 2, (size_t)(end - g - i - 2))) {
+			if (g[i + 1] == ':' && !glob_class_known(name, (size_t)(end - name))) {
 				*why = "unknown character class";
 				return -1;
 			}
