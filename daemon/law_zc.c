@@ -22,7 +22,8 @@
  * rate r clears within T is r x T:
  *
  *	Lc > T:                 M* = a x T          (the consumer's own rate sets the budget)
- *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt)
+ *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt;
+ *	                                             moved only when M is off by > ZC_BAND)
  *	else:                   hold
  *	Lc > T at M = min, or completions stalled:  zerocopy off, retry after 16, 32, ... ticks
  *
@@ -169,7 +170,13 @@ static int zc_pending(const struct law_state *st, const struct law_signals *sig,
 	if (m == LAW_KNOB_ABSENT || lc >= (1 - ZC_BAND) * t_ns)
 		return 0;
 	want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, (a + f) * t_s);
-	if (want == m || law_rel_change(m, want) <= pol->hysteresis)
+	/*
+	 * Prompt completions make M a safety bound, not a throttle: it only says how much may
+	 * pile up before the law sees a stall. So it follows (a + f) x T only past ZC_BAND: the
+	 * eligible share of a mixed queue (bulk beside small requests) moves a few tens of % from
+	 * tick to tick, and chasing it walked M up and down until the oscillation guard held it.
+	 */
+	if (want == m || law_rel_change(m, want) <= fmax(pol->hysteresis, ZC_BAND))
 		return 0;
 	return law_propose(out, LK_ZEROCOPY_MAX_PENDING, m, want, true,
 			   "completion %.0f us prompt (target %.0f us), %.0f eligible/s: "

@@ -288,6 +288,43 @@ static void test_ring_bound_keeps_prompt_zerocopy(void **state)
 }
 
 /*
+ * A prompt queue whose eligible share moves from tick to tick (bulk beside small requests):
+ * (a + f) x T swings between 100 and 116 around max-pending 108, under ZC_BAND, so
+ * max-pending holds instead of chasing it (which the oscillation guard had ended up holding
+ * live); a real change of the eligible rate, 2x, still moves it.
+ */
+static void test_prompt_mixed_share_holds(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .zc_completion_ns = 300e3, .zc_pending = 3,
+		.zc_fallbacks_per_s = 0, .tx_ring_size = LAW_UNKNOWN };
+	struct law_step out;
+	int i;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	pol.zc_latency_target_ns = ZC_TARGET_NS;
+	law_state_init(&st);
+	st.knob[LK_ZEROCOPY] = 1;
+	st.knob[LK_ZEROCOPY_MAX_PENDING] = 108;
+	st.knob[LK_ZEROCOPY_MIN_BYTES] = pol.zc_breakeven_bytes;
+	for (i = 0; i < 10; i++) {
+		sig.zc_sent_per_s = i % 2 ? 58000 : 50000;	/* x 2 ms: 116 or 100 */
+		sig.tx_packets_per_s = 60000;
+		sig.tx_bytes_per_s = sig.zc_sent_per_s * BIG_SEND_BYTES;
+		assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 0);
+		assert_int_equal(out.knob, LK_NONE);
+		st.learn = out.learn;
+	}
+	sig.zc_sent_per_s = 108000;
+	sig.tx_bytes_per_s = sig.zc_sent_per_s * BIG_SEND_BYTES;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_ZEROCOPY_MAX_PENDING);
+	assert_int_equal(out.new_value, 216);
+}
+
+/*
  * The slow consumer where senders, not the ring, hold the buffers: TCP small queues let each
  * socket have a few buffers uncompleted, so behind a 200 ms consumer the queue sends 8
  * buffers per 200 ms and the ring looks idle (R / 2p is seconds). Zerocopy starts on (an
@@ -395,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_hol_stall_resolved),
 		cmocka_unit_test(test_ring_bound_keeps_prompt_zerocopy),
+		cmocka_unit_test(test_prompt_mixed_share_holds),
 		cmocka_unit_test(test_socket_limited_stall),
 		cmocka_unit_test(test_stalled_completions_off),
 		cmocka_unit_test(test_small_sends_invalid_null),
