@@ -150,6 +150,7 @@ struct law_learn {
 	bool bl_settled, bl_moved, bl_tried_up;
 	uint32_t bl_retry_ticks;		/* backoff of searches from 0 that did not pay */
 	uint32_t bl_quiet_ticks;		/* valid ticks settled since the last search */
+	uint32_t bl_ctx_ticks;			/* consecutive ticks its context has moved */
 	/* polling: tx-napi off starved the queue at this packet rate (0: never) */
 	double tn_starved_pps;
 	/* zerocopy: backoff of re-enable probes */

@@ -29,7 +29,7 @@
  * adds. The law climbs while moves pay and, on a move that does not, goes back and halves the
  * step: a bisection that ends when the step is inside the hysteresis band, at the largest s
  * whose last increment still paid. A new context (packet rate x2, or hit fraction +-0.1 at
- * the settled value) restarts it downward first (spinning is the cost: shrink when spins
+ * the settled value, for BL_CONTEXT_TICKS ticks in a row) restarts it downward first (spinning is the cost: shrink when spins
  * miss), and upward once if no downward move paid. A probe that hit nothing ends its search
  * (h does not fall as s grows, so no shorter spin can hit), and a search from 0 that found
  * nothing paying makes the next one wait 16, 32, ... 1024 ticks (spins that never hit are not
@@ -93,8 +93,11 @@
 #define BL_RETRY_MAX_TICKS	1024
 /* a settled busyloop reprobes when the packet rate moves by 2x ... */
 #define BL_CONTEXT_PPS		2.0
-/* ... or its hit fraction by 0.1: a tenth of the spins changing outcome */
+/* ... or its hit fraction by 0.1: a tenth of the spins changing outcome ... */
 #define BL_CONTEXT_HIT		0.1
+/* ... for 3 ticks in a row: a guest's hit fraction and packet rate jump for a tick or two
+ * (a burst, a descheduled vCPU), and each jump restarted the search */
+#define BL_CONTEXT_TICKS	3
 
 /* turns that end at >= 90% of the weight: the count, not an empty ring, ends them */
 #define BW_BIND			0.9
@@ -276,6 +279,7 @@ static void bl_start(struct law_learn *l, int64_t s, double h, double pps, int d
 	l->bl_step_us = dir * (s / 4 > BL_PROBE_START_US ? s / 4 : BL_PROBE_START_US);
 	l->bl_ctx_pps = pps;
 	l->bl_settled = false;
+	l->bl_ctx_ticks = 0;
 	l->bl_moved = false;
 	l->bl_tried_up = dir > 0;
 }
@@ -311,13 +315,23 @@ static void bl_halve(struct law_learn *l, const struct law_policy *pol)
 		bl_exhausted(l);
 }
 
-/* A settled busyloop stays until its context moves; then it searches, downward first. */
-static bool bl_context_moved(const struct law_learn *l, int64_t s, double h, double pps)
+/*
+ * A settled busyloop stays until its context moves; then it searches, downward first. A
+ * value not its own (a rollback, an outside write) moves it at once; the traffic only when
+ * it stays moved BL_CONTEXT_TICKS ticks.
+ */
+static bool bl_context_moved(struct law_learn *l, int64_t s, double h, double pps)
 {
 	double ratio = l->bl_ctx_pps > 0 ? pps / l->bl_ctx_pps : 0;
 
-	return s != l->bl_base_us || fabs(h - l->bl_base_hit) > BL_CONTEXT_HIT ||
-		ratio > BL_CONTEXT_PPS || ratio < 1 / BL_CONTEXT_PPS;
+	if (s != l->bl_base_us)
+		return true;
+	if (fabs(h - l->bl_base_hit) > BL_CONTEXT_HIT || ratio > BL_CONTEXT_PPS ||
+	    ratio < 1 / BL_CONTEXT_PPS)
+		l->bl_ctx_ticks++;
+	else
+		l->bl_ctx_ticks = 0;
+	return l->bl_ctx_ticks >= BL_CONTEXT_TICKS;
 }
 
 /* Judge the probe base -> s: it paid when the hits it gained (or kept) beat the spin. */

@@ -416,6 +416,44 @@ static void test_busyloop_idle_backoff(void **state)
 }
 
 /*
+ * A settled busyloop under traffic that spikes for one tick in three (3x the packet rate, a
+ * tenth more short gaps: a burst, a descheduled vCPU): the spikes do not restart the
+ * search, so busyloop-us stays where it settled; a lasting change of the traffic does.
+ */
+static void test_busyloop_spikes_hold(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	struct phase base = bl_phases[0], spike = bl_phases[0];
+	uint32_t t, moves = 0;
+	int64_t settled;
+
+	(void)state;
+	loop_init(&l);
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	loop_phase(&l, &base);
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	settled = l.st.knob[LK_BUSYLOOP_US];
+	assert_true(settled > 0);
+	spike.bytes_per_s *= 3;
+	spike.short_frac = 0.7;
+	for (t = 0; t < PHASE_TICKS; t++) {
+		loop_phase(&l, t % 3 == 2 ? &spike : &base);
+		loop_tick(&l, &sig);
+		moves += l.st.knob[LK_BUSYLOOP_US] != settled;
+	}
+	printf("busyloop settled at %lld us, one-tick spikes: %u ticks off it in %u\n",
+	       (long long)settled, moves, PHASE_TICKS);
+	assert_int_equal(moves, 0);
+	/* the load step of bl_phases[1], lasting: searched again */
+	loop_phase(&l, &bl_phases[1]);
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	assert_true(l.st.knob[LK_BUSYLOOP_US] != settled);
+}
+
+/*
  * tx-napi against a plant: on, completions cost p / 2 events/s (tx-frames 2); off, none,
  * but a queue whose senders wait for completions (TCP small queues, BQL) stops with the
  * qdisc backlogged. Phases: events over budget, nobody waits -> off; senders start to wait
@@ -564,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_busyloop),
 		cmocka_unit_test(test_busyloop_jitter),
 		cmocka_unit_test(test_busyloop_idle_backoff),
+		cmocka_unit_test(test_busyloop_spikes_hold),
 		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_tx_napi),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
