@@ -140,7 +140,7 @@ struct law_learn {
 	int64_t ql_floor_limit_bytes;		/* limit_max the floor raised from, 0: none */
 	double ql_floor_rate;			/* the rate then */
 	double ql_floor_failed_rate;		/* a floor raise from this rate did not pay */
-	bool ql_seen_full;			/* stopped, backlogged or over target once */
+	bool ql_seen_full;			/* held a queue once (law_qlimit.c) */
 	/* polling: busyloop search (law_poll.c) */
 	int64_t bl_base_us;			/* the last value whose move paid */
 	double bl_base_hit;			/* hit fraction of all spins there */

@@ -5,7 +5,8 @@
  * and on vqpair the tx-ring-size and tx-full-mode.
  *
  * Law. D = drain rate in bytes/s (the line rate, else the peak rate seen, trusted once the
- * queue has been full: stopped, backlogged or over T; until then nothing moves), T = the policy's
+ * queue has held a queue: stopped, backlogged, or 4 packets in flight; until then nothing
+ * moves), T = the policy's
  * delay target, P = the completion period learned while starving, H = headroom:
  *
  *	L* = max(D * T, D * P * (1 + H) + S)
@@ -56,6 +57,8 @@
 /* 1% of the wire lost to starvation costs as much as a whole target of extra delay:
  * throughput binds first */
 #define QL_STARVE_WEIGHT	100.0
+/* packets in flight that make a queue: one or two are the frame on the wire and the next */
+#define QL_QUEUE_PKTS		4
 #define NS_PER_S		1e9
 
 struct ql_view {
@@ -65,7 +68,6 @@ struct ql_view {
 	bool starving;
 	bool saturated;
 	bool capped;			/* dql's limit pinned at limit_max: dql wants more */
-	bool busy;			/* stopped, or the qdisc holds data */
 	bool rate_is_drain;		/* D is a line rate, or a peak the queue was full at */
 };
 
@@ -101,7 +103,7 @@ static bool ql_probe(const struct law_state *st, struct law_learn *l, double tx)
 }
 
 static void ql_observe(const struct law_state *st, const struct law_signals *sig,
-		       const struct law_policy *pol, struct law_learn *learn, struct ql_view *v)
+		       struct law_learn *learn, struct ql_view *v)
 {
 	double tx = law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s : 0;
 	bool stopped = (law_known(sig->tx_stop_per_s) && sig->tx_stop_per_s > 0) ||
@@ -129,14 +131,14 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 		v->drain_bytes_per_s = fmax(v->drain_bytes_per_s, QL_PROBE_FACTOR * tx);
 	v->saturated = v->drain_bytes_per_s > 0 && tx >= QL_SATURATED * v->drain_bytes_per_s;
 	/*
-	 * Without a line rate the peak is a drain rate only once the queue has been full at
-	 * least once (stopped, or a qdisc backlog) or held more than a target's worth: an idle
+	 * Without a line rate the peak is a drain rate only once the queue has held a queue at
+	 * least once (stopped, a qdisc backlog, or QL_QUEUE_PKTS packets in flight): an idle
 	 * queue's ARP or keepalive trickle would otherwise cut limit_max to a frame, and the
-	 * first burst would then start from a starving cap.
+	 * first burst would then start from a starving cap. Its delay says nothing then: one
+	 * frame in flight over a trickle's "D" reads as milliseconds.
 	 */
-	v->busy = stopped || backlog;
-	if (v->busy || (law_known(v->delay_ns) &&
-			v->delay_ns > (double)pol->qlimit_target_delay_ns))
+	if (stopped || backlog || (law_known(sig->bql_inflight_bytes) && law_known(v->pkt_bytes) &&
+				   sig->bql_inflight_bytes >= QL_QUEUE_PKTS * v->pkt_bytes))
 		learn->ql_seen_full = true;
 	v->rate_is_drain = law_known(sig->capacity_bytes_per_s) || learn->ql_seen_full;
 	/*
@@ -300,7 +302,7 @@ int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
 	out->learn = st->learn;
 	if (!sig->valid)
 		return law_hold(out, "interval invalid: no queue-limit decision");
-	ql_observe(st, sig, pol, &out->learn, &v);
+	ql_observe(st, sig, &out->learn, &v);
 	ret = ql_ring(st, sig, pol, &v, out);
 	if (ret)
 		return ret;
@@ -332,7 +334,7 @@ double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig
 
 	if (!sig->valid)
 		return LAW_UNKNOWN;
-	ql_observe(st, sig, pol, &learn, &v);
+	ql_observe(st, sig, &learn, &v);
 	if (!law_known(v.delay_ns) || !pol->qlimit_target_delay_ns)
 		return LAW_UNKNOWN;
 	cost = fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);

@@ -243,13 +243,16 @@ static void test_capped_probe_stops(void **state)
 	assert_int_equal(trace_reversals(&l.tr, LK_BQL_LIMIT_MAX, l.tr.n - 20, l.tr.n), 0);
 }
 
-/* Without a line rate the law uses the peak rate it has seen as the drain rate. */
+/*
+ * Without a line rate the law uses the peak rate it has seen as the drain rate, once the
+ * queue has been full (here: a packet waits in the qdisc).
+ */
 static void test_capacity_unknown_uses_peak(void **state)
 {
 	struct law_policy pol;
 	struct law_state st;
 	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 50e6, .tx_packets_per_s = 5e4,
-		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 0, .bql_inflight_bytes = 400000,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 1000, .bql_inflight_bytes = 400000,
 		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0 };
 	struct law_step out;
 
@@ -439,8 +442,9 @@ static void test_floor_that_does_not_pay(void **state)
 }
 
 /*
- * No line rate and a queue that only ever carried a trickle (ARP): its rate is what it was
- * offered, not what it drains, so limit_max is not cut to a frame; once the queue has been
+ * No line rate and a queue that only ever carried a trickle (ARP, one frame in flight: 80 ms
+ * over the trickle's rate): its rate is what it was offered, not what it drains, so limit_max
+ * is not cut to a frame; once the queue has been
  * full, its peak is a drain rate and the cut to D x T follows, also after it empties again.
  */
 static void test_idle_queue_not_cut(void **state)
@@ -448,7 +452,7 @@ static void test_idle_queue_not_cut(void **state)
 	struct law_policy pol;
 	struct law_state st;
 	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 819, .tx_packets_per_s = 10,
-		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 0, .bql_inflight_bytes = 0,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 0, .bql_inflight_bytes = 66,
 		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0, .bql_limited = false,
 		.bql_limit_bytes = 0 };
 	struct law_step out;
