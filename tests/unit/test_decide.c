@@ -158,9 +158,8 @@ static void feed(struct device *d, double rate, double stop_per_s, double backlo
 	q->rate[QC_PACKETS] = rate / 1500;
 	q->rate[QC_TX_STOP] = stop_per_s;
 	q->rate[QC_TX_WAKE] = stop_per_s;
-	/* 1.5 ms at RATE: over balanced's 1 ms target, so the queue has been full and its
-	 * rate is a drain rate (law_qlimit.c: an idle queue's limit is not cut) */
-	q->bql[BQL_INFLIGHT] = 150000;
+	/* 10 packets in flight: a queue, so its rate is a drain rate (law_qlimit.c) */
+	q->bql[BQL_INFLIGHT] = 15000;
 	q->qdisc_backlog_bytes = backlog;
 }
 
