@@ -308,7 +308,9 @@ static int ctl_knob_request(struct ctl_conn *c, const char *cmd, const char *met
 	path = ctl_dev_path_or_usage(cmd, dev, full);
 	if (!path)
 		goto out;
+	ctl_conn_subject(c, dev, knob);
 	ret = ctl_request(c, method, path, body, &r);
+	ctl_conn_subject(c, NULL, NULL);
 	if (!ret)
 		ctl_print(r, text);
 out:
@@ -395,7 +397,9 @@ static int ctl_pause_resume(struct ctl_conn *c, int argc, char **argv, const cha
 	path = ctl_dev_path_or_usage(what, dev, suffix);
 	if (!path)
 		return VQ_EXIT_USAGE;
+	ctl_conn_subject(c, dev, NULL);
 	ret = ctl_request(c, "POST", path, NULL, &r);
+	ctl_conn_subject(c, NULL, NULL);
 	if (!ret && ctl_json_mode) {
 		ctl_print_json(r);
 	} else if (!ret) {

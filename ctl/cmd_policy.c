@@ -66,6 +66,35 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 	return ret;
 }
 
+/*
+ * PUT the policy @p that `policy set` made from @before; print one line of what changed at
+ * @key, as the daemon now has it (the whole policy with --json).
+ */
+static int ctl_policy_set_put(struct ctl_conn *c, json_t *p, const json_t *before,
+			      const char *key)
+{
+	json_t *r, *now;
+	char *line;
+	int ret = ctl_request(c, "PUT", CTL_POLICY_PATH, p, &r);
+
+	if (ret)
+		return ret;
+	if (ctl_json_mode) {
+		ctl_print_json(r);
+	} else {
+		now = json_object_get(r, "policy");
+		line = ctl_policy_change_line(before, json_is_object(now) ? now : p, key);
+		if (line)
+			printf("%s\n", line);
+		else
+			fprintf(stderr, CTL_PROG ": out of memory\n");
+		ret = line ? VQ_EXIT_OK : VQ_EXIT_ERROR;
+		free(line);
+	}
+	json_decref(r);
+	return ret;
+}
+
 /* Read-modify-write of one dotted key; not atomic against a concurrent policy change. */
 static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value)
 {
@@ -92,7 +121,7 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 	/* the policy is no longer the one its name stands for (policies/README.md, "name") */
 	if (!err && ctl_policy_mark_modified(p, before) < 0)
 		err = -ENOMEM;
-	ret = err ? VQ_EXIT_ERROR : ctl_policy_put(c, p);
+	ret = err ? VQ_EXIT_ERROR : ctl_policy_set_put(c, p, before, key);
 	if (err)
 		fprintf(stderr, CTL_PROG ": out of memory\n");
 	json_decref(before);

@@ -102,6 +102,17 @@ char *ctl_fmt_time_ns(uint64_t ns, char *buf, size_t len);
  */
 char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len);
 
+/*
+ * The text to print instead of an API error's message (docs/api.md, error codes) when
+ * the message speaks in the API's terms: 409 "conflict" on field "disruptive" (KNOB needs
+ * --disruptive) and 403 "read_only" on field "dev" (a loopback DEV is never written; any
+ * other read-only DEV is the machine's own interface, written only under --manage). @dev
+ * and @knob are the command's DEV and KNOB (NULL: not known). Returns @buf, or NULL when
+ * the API's own message is the one to show.
+ */
+const char *ctl_error_words(const char *code, const char *field, const char *dev,
+			    const char *knob, char *buf, size_t len);
+
 /* ---- jpath.c: dotted paths in JSON objects (pure) ---- */
 
 /*
@@ -110,6 +121,22 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len);
  * way) or -ENOMEM.
  */
 int ctl_jpath_set(json_t *obj, const char *path, json_t *value);
+
+/* Longest segment of a dotted path ctl_jpath_get() follows (policy keys are short words). */
+#define CTL_JPATH_SEG_MAX_BYTES	256
+/* Room for ctl_fmt_json_number(): 17 significant digits, sign, point, exponent. */
+#define CTL_JSON_NUMBER_BYTES	64
+
+/* The value at dotted @path in @obj, borrowed; NULL when a segment is missing or not an object. */
+const json_t *ctl_jpath_get(const json_t *obj, const char *path);
+
+/*
+ * What `policy set KEY VALUE` prints: "policy 'NAME': KEY OLD -> NEW", NAME from @after,
+ * OLD from @before and NEW from @after (both as GET /v1/policy shows the policy object),
+ * numbers as ctl_fmt_json_number() writes them, other values as compact JSON, a missing
+ * one as "(absent)". Returns a malloc'd line, NULL when memory runs out.
+ */
+char *ctl_policy_change_line(const json_t *before, const json_t *after, const char *key);
 
 /*
  * After `policy set` turned the policy @before into @now (both as GET /v1/policy shows them):
@@ -161,6 +188,12 @@ void ctl_conn_free(struct ctl_conn *c);
  */
 int ctl_request(struct ctl_conn *c, const char *method, const char *path, json_t *body,
 		json_t **reply);
+
+/*
+ * The DEV and KNOB the next requests are about (NULL: none), for ctl_error_words(); the
+ * strings must outlive those requests.
+ */
+void ctl_conn_subject(struct ctl_conn *c, const char *dev, const char *knob);
 
 /* GET path like ctl_request() but print nothing on failure (optional extra data). */
 int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply);

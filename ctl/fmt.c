@@ -398,3 +398,40 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len)
 	snprintf(buf, len, "%.*g", CTL_REAL_DIGITS_MAX, d);
 	return buf;
 }
+
+/* ---- the CLI's words for API errors whose message speaks in the API's terms ---- */
+
+/* The loopback device's name: the kernel creates it as "lo" in every namespace. */
+#define CTL_LOOPBACK_NAME	"lo"
+
+/* NAME of a selector "NETNS:NAME" or "NAME" (names hold no ':', so the last one splits). */
+static const char *ctl_sel_name(const char *dev)
+{
+	const char *c = strrchr(dev, ':');
+
+	return c ? c + 1 : dev;
+}
+
+const char *ctl_error_words(const char *code, const char *field, const char *dev,
+			    const char *knob, char *buf, size_t len)
+{
+	if (!code || !field)
+		return NULL;
+	/* view_act.c asks for "disruptive":true in the body; the CLI's way is the option */
+	if (!strcmp(code, VQ_ERR_CONFLICT) && !strcmp(field, "disruptive") && knob) {
+		snprintf(buf, len, "%s may reset the device's queues (rings and channels are "
+			 "re-created): add --disruptive to accept", knob);
+		return buf;
+	}
+	if (strcmp(code, VQ_ERR_READ_ONLY) || strcmp(field, "dev") || !dev)
+		return NULL;
+	/* sample.c never manages a loopback device, --manage or not */
+	if (!strcmp(ctl_sel_name(dev), CTL_LOOPBACK_NAME))
+		snprintf(buf, len, "%s is a loopback device: vqtuned observes it and never "
+			 "writes it (--manage does not change that)", dev);
+	else
+		snprintf(buf, len, "%s is observed read-only: vqtuned never writes the machine's "
+			 "own interfaces (those of its own namespace) unless it was started with "
+			 "--manage GLOB naming them", dev);
+	return buf;
+}

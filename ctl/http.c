@@ -17,6 +17,8 @@
 #define CTL_REPLY_MAX_BYTES	(64u * 1024 * 1024)
 /* Longest bearer token we accept from a token file. */
 #define CTL_TOKEN_MAX_BYTES	4096
+/* An error's CLI wording: a sentence naming DEV and KNOB (each under 1 KiB as sent). */
+#define CTL_ERROR_WORDS_BYTES	2048
 /* HTTP status classes. */
 #define CTL_HTTP_OK_MIN		200
 #define CTL_HTTP_OK_MAX		299
@@ -29,6 +31,7 @@ struct ctl_conn {
 	struct curl_slist *auth;	/* "Authorization: Bearer ..." or NULL */
 	char errbuf[CURL_ERROR_SIZE];
 	bool quiet;		/* ctl_request_quiet(): print nothing */
+	const char *dev, *knob;	/* ctl_conn_subject(): what error words name */
 	bool unix_socket;
 };
 
@@ -197,12 +200,17 @@ static int ctl_report_http_error(struct ctl_conn *c, long status, const struct c
 	const char *code = json_string_value(json_object_get(e, "code"));
 	const char *msg = json_string_value(json_object_get(e, "message"));
 	const char *field = json_string_value(json_object_get(e, "field"));
+	char words[CTL_ERROR_WORDS_BYTES];
+	const char *cli = NULL;
 
+	/* --json output is for scripts: the API's own message, as it came */
+	if (msg && code && !ctl_json_mode)
+		cli = ctl_error_words(code, field, c->dev, c->knob, words, sizeof(words));
 	if (c->quiet) {
 		/* caller shows the absence itself */
 	} else if (msg && code) {
-		fprintf(stderr, CTL_PROG ": %s (%s%s%s)\n", msg, code, field ? ", field " : "",
-			field ? field : "");
+		fprintf(stderr, CTL_PROG ": %s (%s%s%s)\n", cli ? cli : msg, code,
+			field ? ", field " : "", field ? field : "");
 	} else {
 		/* not our daemon's error format: show the status and the start of the body */
 		int n = b->data ? (int)strcspn(b->data, "\r\n") : 0;
@@ -340,6 +348,12 @@ out:
 	free(url);
 	free(text);
 	return ret;
+}
+
+void ctl_conn_subject(struct ctl_conn *c, const char *dev, const char *knob)
+{
+	c->dev = dev;
+	c->knob = knob;
 }
 
 int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply)

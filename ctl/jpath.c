@@ -4,6 +4,7 @@
  * VALUE" (pure, unit-tested).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,51 @@ err_free_copy:
 err_put_value:
 	json_decref(value);
 	return err;
+}
+
+const json_t *ctl_jpath_get(const json_t *obj, const char *path)
+{
+	const char *seg = path, *dot;
+	char key[CTL_JPATH_SEG_MAX_BYTES];
+
+	while (json_is_object(obj)) {
+		dot = strchr(seg, '.');
+		if (!dot)
+			return json_object_get(obj, seg);
+		if ((size_t)(dot - seg) >= sizeof(key))
+			return NULL;
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - seg), seg);
+		obj = json_object_get(obj, key);
+		seg = dot + 1;
+	}
+	return NULL;
+}
+
+/* A value as `policy set` takes it back: numbers as ctl_fmt_json_number(), else JSON. */
+static char *ctl_policy_value(const json_t *v)
+{
+	char num[CTL_JSON_NUMBER_BYTES];
+
+	if (!v)
+		return strdup("(absent)");
+	if (json_is_number(v))
+		return strdup(ctl_fmt_json_number(v, num, sizeof(num)));
+	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+}
+
+char *ctl_policy_change_line(const json_t *before, const json_t *after, const char *key)
+{
+	const char *name = json_string_value(json_object_get(after, "name"));
+	char *old = ctl_policy_value(ctl_jpath_get(before, key));
+	char *now = ctl_policy_value(ctl_jpath_get(after, key));
+	char *line = NULL;
+
+	if (old && now && asprintf(&line, "policy '%s': %s %s -> %s", name ? name : "-", key,
+				   old, now) < 0)
+		line = NULL;
+	free(old);
+	free(now);
+	return line;
 }
 
 json_t *ctl_json_value_from_arg(const char *arg)

@@ -88,6 +88,9 @@ void ctl_text_status(json_t *r)
 	printf("devices:          %s\n", ctl_num(r, "devices", a));
 	printf("managed devices:  %s\n", ctl_num(r, "managed_devices", a));
 	printf("events:           %s\n", ctl_num(r, "events", a));
+	printf("last event id:    %s\n", ctl_num(r, "last_event_id", a));
+	/* what SIGTERM or `vqtunectl restore` would put back */
+	printf("changed knobs:    %s (restores owed)\n", ctl_num(r, "changed_knobs", a));
 }
 
 void ctl_text_devices(json_t *devices, json_t *const *rates)

@@ -5,7 +5,9 @@
 # -H, a repeated --queue/--napi-id or --queue with --napi-id (all refused before anything is
 # sent, naming the option), 4 for release --queue N of a queue without an instance, 0
 # otherwise; --json status, events --since and watch --count on a non-terminal; a UTF-8
-# device name keeps its devices row aligned.
+# device name keeps its devices row aligned; status shows the restores owed and the last
+# event id; a disruptive knob without consent is told to add --disruptive (--json keeps the
+# API's words); a write to lo says lo is never written; policy set prints one line.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -145,6 +147,17 @@ vq_ctl events --since 0 >"$VQ_TMP/events"
 check "events --since 0: exit code" 0 $?
 check_true "events --since 0 lists the change ($(head -1 "$VQ_TMP/events"))" \
 	grep -Eq "manual +$B:vb +gro-flush-timeout/napi-[0-9]+ +$orig -> 12345" "$VQ_TMP/events"
+# status shows what only --json showed: the restores owed and the newest event's id
+vq_ctl status >"$VQ_TMP/status"
+check "status: exit code" 0 $?
+vq_ctl --json status >"$VQ_TMP/status.json"
+read -r owed lastid < <(vq_json 'd["changed_knobs"], d["last_event_id"]' <"$VQ_TMP/status.json" |
+	tr -d "(),")
+check "... --json changed_knobs counts the 2 instances set" 2 "$owed"
+check "status: changed knobs line" "changed knobs:    $owed (restores owed)" \
+	"$(grep '^changed knobs:' "$VQ_TMP/status")"
+check "status: last event id line" "last event id:    $lastid" \
+	"$(grep '^last event id:' "$VQ_TMP/status")"
 # release --queue N: a queue without an instance of the knob is an error naming the queue
 vq_ctl release "$B:vb" gro-flush-timeout --queue 7 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
 check "release --queue 7 (vb has 2 queues): exit code" 4 $?
@@ -217,6 +230,47 @@ check "devices: both rows have rates, not '-'" 2 "$(awk -v b="$B" \
 	'$2 == b && $1 ~ /^v\\+xff0$/ && $(NF - 2) == "bit/s" && $NF == "bit/s"' "$VQ_TMP/devs" |
 	wc -l)"
 ip -n "$B" link del "$RAW" && ip -n "$B" link del 'v\xff0'
+
+# a disruptive knob without consent: the CLI names its option, --json keeps the API's words
+ev0=$(events)
+chan=$(ip netns exec "$B" ethtool -l vb | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')
+vq_ctl set "$B:vb" rx-channels 1 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+check "set rx-channels without --disruptive: exit code" 1 $?
+check "... stderr tells to add --disruptive" \
+	"vqtunectl: rx-channels may reset the device's queues (rings and channels are re-created): add --disruptive to accept (conflict, field disruptive)" \
+	"$(cat "$VQ_TMP/err")"
+vq_ctl --json set "$B:vb" rx-channels 1 >/dev/null 2>"$VQ_TMP/err"
+check "--json set rx-channels without --disruptive: exit code" 1 $?
+check_true "... the API's message ($(cat "$VQ_TMP/err"))" \
+	grep -qF 'send "disruptive":true to accept (conflict, field disruptive)' "$VQ_TMP/err"
+check "rx-channels untouched" "$chan" \
+	"$(ip netns exec "$B" ethtool -l vb | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')"
+# lo is never written, in a watched namespace or the daemon's own: no --manage advice
+for d in "$B:lo" -:lo; do
+	vq_ctl set "$d" gro-flush-timeout 20000 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "set $d: exit code" 1 $?
+	check "... stderr says lo is never written" \
+		"vqtunectl: $d is a loopback device: vqtuned observes it and never writes it (--manage does not change that) (read_only, field dev)" \
+		"$(cat "$VQ_TMP/err")"
+	vq_ctl pause "$d" >/dev/null 2>"$VQ_TMP/err"
+	check "pause $d: exit code" 1 $?
+	check_true "... the same words ($(cat "$VQ_TMP/err"))" grep -qF -- "$d is a loopback device" \
+		"$VQ_TMP/err"
+done
+check "events count unchanged by the refused writes" "$ev0" "$(events)"
+
+# policy set: one line saying what changed (the whole policy with --json)
+vq_ctl policy set guard.cooldown_ticks 7 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+check "policy set guard.cooldown_ticks 7: exit code" 0 $?
+pname=$(vq_api GET /v1/policy | cut -d' ' -f2- | vq_json 'd["policy"]["name"]')
+old=$(grep -o 'guard.cooldown_ticks [0-9]* ->' "$VQ_TMP/out" | cut -d' ' -f2)
+check "... one line, naming the policy, the key, old -> new" \
+	"policy '$pname': guard.cooldown_ticks ${old:-?} -> 7" "$(cat "$VQ_TMP/out")"
+check "... the policy's name says it was modified" "(modified)" "${pname: -10}"
+vq_ctl --json policy set guard.cooldown_ticks 8 >"$VQ_TMP/out"
+check "--json policy set: the whole policy, as set" "8|$pname" \
+	"$(vq_json 'str(d["policy"]["guard"]["cooldown_ticks"]) + "|" + d["policy"]["name"]' \
+		<"$VQ_TMP/out")"
 
 vq_ctl restore >/dev/null
 check "restore: exit code" 0 $?

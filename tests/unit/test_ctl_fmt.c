@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vqtunectl pure helpers: value parsing, seconds parsing, percent-encoding, device
- * selector paths, rate/SI/duration/time formatting, dotted policy keys.
+ * selector paths, rate/SI/duration/time formatting, dotted policy keys and the line
+ * `policy set` prints, the CLI's words for API errors.
  */
 #include <errno.h>
 #include <math.h>
@@ -313,6 +314,75 @@ static void test_jpath_set(void **state)
 	json_decref(o);
 }
 
+static void test_jpath_get_and_change_line(void **state)
+{
+	json_t *before = json_pack("{s:s, s:{s:i, s:f}, s:s}", "name", "balanced",
+				   "guard", "settle_s", 5, "ratio", 0.1, "mode", "active");
+	json_t *after = json_deep_copy(before);
+	char *line;
+
+	assert_ptr_equal(ctl_jpath_get(before, "guard.settle_s"),
+			 json_object_get(json_object_get(before, "guard"), "settle_s"));
+	assert_null(ctl_jpath_get(before, "guard.nope"));
+	assert_null(ctl_jpath_get(before, "mode.x"));
+	assert_null(ctl_jpath_get(before, "nope.x"));
+	json_object_set_new(after, "name", json_string("balanced (modified)"));
+	json_object_set_new(json_object_get(after, "guard"), "settle_s", json_integer(10));
+	json_object_set_new(json_object_get(after, "guard"), "ratio", json_real(0.25));
+	json_object_set_new(after, "mode", json_string("observe"));
+	json_object_set_new(after, "extra", json_pack("{s:b}", "on", 1));
+	/* one line: the policy's new name, the key, old -> new as `policy set` takes them */
+	line = ctl_policy_change_line(before, after, "guard.settle_s");
+	assert_string_equal(line, "policy 'balanced (modified)': guard.settle_s 5 -> 10");
+	free(line);
+	line = ctl_policy_change_line(before, after, "guard.ratio");
+	assert_string_equal(line, "policy 'balanced (modified)': guard.ratio 0.1 -> 0.25");
+	free(line);
+	line = ctl_policy_change_line(before, after, "mode");
+	assert_string_equal(line, "policy 'balanced (modified)': mode \"active\" -> \"observe\"");
+	free(line);
+	line = ctl_policy_change_line(before, after, "extra");
+	assert_string_equal(line, "policy 'balanced (modified)': extra (absent) -> {\"on\":true}");
+	free(line);
+	json_decref(before);
+	json_decref(after);
+}
+
+static void test_error_words(void **state)
+{
+	char b[512];
+
+	/* the API's body field becomes the CLI's option */
+	assert_string_equal(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", "ns:v0", "rx-rings",
+					    b, sizeof(b)),
+			    "rx-rings may reset the device's queues (rings and channels are "
+			    "re-created): add --disruptive to accept");
+	assert_null(strstr(b, "\"disruptive\":true"));
+	/* lo, in any namespace: never written, and --manage is no remedy */
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:lo", "gro-flush-timeout",
+					b, sizeof(b)));
+	assert_string_equal(b, "-:lo is a loopback device: vqtuned observes it and never "
+			    "writes it (--manage does not change that)");
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "lab:lo", NULL, b, sizeof(b)));
+	assert_non_null(strstr(b, "lab:lo is a loopback device"));
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "lo", NULL, b, sizeof(b)));
+	assert_non_null(strstr(b, "lo is a loopback device"));
+	/* another read-only device: the machine's own interface, written only under --manage */
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:eth0", NULL, b, sizeof(b)));
+	assert_string_equal(b, "-:eth0 is observed read-only: vqtuned never writes the "
+			    "machine's own interfaces (those of its own namespace) unless it was "
+			    "started with --manage GLOB naming them");
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:lo0", NULL, b, sizeof(b)));
+	assert_null(strstr(b, "loopback"));
+	/* anything else keeps the API's message */
+	assert_null(ctl_error_words(VQ_ERR_CONFLICT, "dev", "x", "k", b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", "x", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", NULL, NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "dev", "-:lo", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, NULL, "-:lo", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(NULL, "dev", "-:lo", NULL, b, sizeof(b)));
+}
+
 static void test_json_value_from_arg(void **state)
 {
 	json_t *v;
@@ -392,6 +462,8 @@ int main(void)
 		cmocka_unit_test(test_jpath_set),
 		cmocka_unit_test(test_policy_mark_modified),
 		cmocka_unit_test(test_json_value_from_arg),
+		cmocka_unit_test(test_jpath_get_and_change_line),
+		cmocka_unit_test(test_error_words),
 		cmocka_unit_test(test_fmt_json_number),
 	};
 
