@@ -5,7 +5,8 @@
 # vqpair pair (vqlab-vqa:vqf0 <-> vqlab-vqb:vqb0) and, since a plain host has no virtio_net
 # pair, a veth pair (vqlab-vea:ve0 <-> vqlab-veb:ve1) carry the same phases (bulk, rr,
 # rr+bulk, slow), first with vqtuned observing, then with its policy; vqtuned serves its
-# API on 127.0.0.1:PORT (writes need the per-run token) so vqtunectl can watch and steer;
+# API on 127.0.0.1:PORT (writes need the per-run token) so vqtunectl can watch, and steer in
+# the active pass (the write examples are printed when it begins);
 # the same before/after table and restore check follow. Every knob written is in the lab's
 # own namespaces; the host's interfaces are only observed. On exit, also on Ctrl-C, the
 # lab's processes (its own process group), its namespaces (the names it recorded creating)
@@ -203,15 +204,30 @@ T0=$(date +%s)
 
 URL=http://127.0.0.1:$PORT
 C="$CTL -H $URL"
+# 1 once the active pass's vqtuned is up: only then are write examples shown, since a write
+# during the default pass changes what the default column measures
+ACTIVE=0
+# views at any time, writes (write_commands) in the active pass
 commands() {
 	cat <<TXT
-lab: vqtuned's API is at $URL (writes need the token). From another terminal:
+lab: vqtuned's API is at $URL. From another terminal:
        $C status
        $C watch ${NSP}vqa:vqf0
        $C events --follow
+TXT
+	if [ $ACTIVE = 1 ]; then
+		write_commands
+	else
+		say "     Write examples (set, with the run's token) come when the active pass starts:"
+		say "     a write in the default pass changes the default column."
+	fi
+	say "     Ctrl-C stops the lab, deletes its namespaces and unloads vqpair."
+}
+write_commands() {
+	cat <<TXT
+lab: active pass: steer vqtuned from another terminal (writes need the token):
        $C -T $TMP/token set ${NSP}vea:ve0 gro-flush-timeout 20000
        $C -T $TMP/token set ${NSP}vqa:vqf0 busyloop-us 20 --queue 0
-     Ctrl-C stops the lab, deletes its namespaces and unloads vqpair.
 TXT
 }
 cat <<TXT
@@ -226,6 +242,7 @@ commands
 NSEEN=0
 PHASE=setup
 API=0
+APIUPS=0
 elapsed() { echo $(( $(date +%s) - T0 )); }
 # new LAB lines since the last call: phase changes and failures are printed as they come
 poll_lines() {
@@ -240,6 +257,12 @@ poll_lines() {
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] phase $b ($a pass, $c s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
+			# the first is the default pass's (observe), the second the active pass's
+			APIUPS=$((APIUPS + 1))
+			if [ $APIUPS -ge 2 ] && [ $ACTIVE = 0 ]; then
+				ACTIVE=1
+				[ $TTY = 1 ] || write_commands
+			fi
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] vqtuned up ($a)" ;;
 		setup)	PHASE=setup
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] pairs up: $a $b $c ..." ;;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The lab's report, shared by its two variants (scripts/lab_vm.sh for the QEMU guest,
 # scripts/lab_netns.sh on a host): reads the "LAB ..." lines of one run (the protocol is in
-# scripts/lab_vm.sh) and prints the before/after table per pair and phase, the knobs vqtuned
-# ended on with its journal per device, and the verdict on the restore. POSIX sh and awk
+# scripts/lab_vm.sh) and prints the before/after table per pair and phase (flagging knob
+# writes made during the default pass, whose figures then are not the defaults'), the knobs
+# vqtuned ended on with its journal per device, and the verdict on the restore. POSIX sh and awk
 # (busybox's too: the namespace lab also runs inside the test guest).
 #
 #   scripts/lab_report.sh LINES RESULTS [WHO]
@@ -39,6 +40,14 @@ END {
 	}
 }
 AWK
+# the default pass's vqtuned only observes: a manual (API) or outside (ethtool, sysfs) write
+# it journalled then was someone else's, and the default column measured that setting
+awk '$2 == "default-events" && $5 + $6 > 0 {
+	w = w sprintf("%s%s: %d manual, %d outside", w == "" ? "" : "; ", $3, $5, $6) }
+	END { if (w != "") {
+		print "lab: NOTE: knobs were written during the default pass (" w "):"
+		print "     its column is not vqtuned-observing defaults; do writes in the active pass" } }' \
+	"$lines"
 echo "lab: knobs vqtuned ended on (original -> value) and its journal (controller/manual/outside):"
 awk -f - "$lines" <<'AWK'
 $2 == "pair" && !($5 in d) { devs[++n] = $5; devs[++n] = $6; d[$5] = d[$6] = 1 }

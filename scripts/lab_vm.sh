@@ -6,7 +6,8 @@
 # 127.0.0.1:PORT to the guest's vqtuned TCP API. In the guest (tests/vm/guest/lab.sh) a vqpair pair and the
 # virtio_net pair carry a workload that changes phase (bulk, rr, rr under bulk, slow
 # consumer), first with vqtuned observing (default knobs), then with vqtuned --policy
-# balanced; the host shows `vqtunectl watch` over the forwarded port meanwhile, and at the
+# balanced; the host shows `vqtunectl watch` over the forwarded port meanwhile (and the
+# write examples once the active pass begins), and at the
 # end a before/after table per pair and phase, the knobs vqtuned ended on, its controller
 # events, and the proof that SIGTERM put every knob back. Needs nothing from the host but
 # QEMU and what `make deps` installs; takes the VM lock, so it never runs beside check-vm.
@@ -28,7 +29,9 @@
 #   LAB phase PASS PHASE SECONDS        a phase starts (PASS: default, active)
 #   LAB result PASS PAIR PHASE K=V...   gbps=, p50=, p99= (us); "-" when not measured
 #   LAB knob DEV KNOB INSTANCE ORIGINAL VALUE     a knob vqtuned left changed
-#   LAB events DEV CONTROLLER MANUAL OUTSIDE      journal entries by who
+#   LAB events DEV CONTROLLER MANUAL OUTSIDE      journal entries by who (active pass)
+#   LAB default-events DEV CONTROLLER MANUAL OUTSIDE   the same, the default pass's
+#                                       vqtuned just before it stops (any: flagged)
 #   LAB api-up POLICY | LAB restore ok|FAIL | LAB fail TEXT | LAB end RC
 # The same lines come from the namespace variant (scripts/lab_netns.sh), which runs the
 # same body on the host; scripts/lab_report.sh turns them into the table for both.
@@ -123,24 +126,39 @@ elapsed() { echo $(( $(date +%s) - T0 )); }
 
 URL=http://127.0.0.1:$PORT
 C="$CTL -H $URL"
-# what an operator can run from another terminal while the lab runs
+# 1 once the active pass's vqtuned is up: only then are write examples shown, since a write
+# during the default pass changes what the default column measures
+ACTIVE=0
+# what an operator can run from another terminal while the lab runs: views at any time,
+# writes (write_commands) in the active pass
 commands() {
 	cat <<TXT
-lab: the guest's vqtuned API is at $URL (writes need the token). From another terminal:
+lab: the guest's vqtuned API is at $URL. From another terminal:
        $C status
        $C watch vqa:vqf0
        $C events --follow
+       curl -s $URL/metrics | grep ^vqtune_
+TXT
+	if [ $ACTIVE = 1 ]; then
+		write_commands
+	else
+		say "     Write examples (set, with the run's token) come when the active pass starts:"
+		say "     a write in the default pass changes the default column."
+	fi
+	say "     Ctrl-C stops the guest and removes $TMP."
+}
+write_commands() {
+	cat <<TXT
+lab: active pass: steer the guest's vqtuned from another terminal (writes need the token):
        $C -T $TMP/token set vna:vn0 gro-flush-timeout 20000
        $C -T $TMP/token set vqa:vqf0 busyloop-us 20 --queue 0
-       curl -s $URL/metrics | grep ^vqtune_
-     Ctrl-C stops the guest and removes $TMP.
 TXT
 }
 cat <<TXT
 lab: guest booting (QEMU pid $QPID, kernel $TAG, TCG): vqpair vqa:vqf0 <-> vqb:vqb0 and
      virtio_net vna:vn0 <-> vnb:vn1, phases bulk, rr, rr+bulk, slow of ${PHASE_S} s each,
      first with vqtuned observing (default knobs), then with policies/$POLICY.json;
-     ~$((EXPECT_S / 60)) min in all$([ -n "${LAB_SECONDS:-}" ] && echo ", capped at ${LAB_SECONDS} s").
+     ~$(( (EXPECT_S + 59) / 60 )) min from boot$([ -n "${LAB_SECONDS:-}" ] && echo ", capped at ${LAB_SECONDS} s").
 TXT
 commands
 
@@ -149,6 +167,7 @@ lab_lines() { tr -d '\r' < "$TMP/console.log" | grep -a '^LAB '; }
 NSEEN=0
 PHASE="booting"
 API=0
+APIUPS=0
 # new LAB lines since the last call: phase changes and failures are printed as they come
 poll_lines() {
 	local all n line w
@@ -163,6 +182,12 @@ poll_lines() {
 				say "lab: [$(( $(date +%s) - T0 ))s] phase ${w[3]} (${w[2]} pass, ${w[4]} s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
+			# the first is the default pass's (observe), the second the active pass's
+			APIUPS=$((APIUPS + 1))
+			if [ $APIUPS -ge 2 ] && [ $ACTIVE = 0 ]; then
+				ACTIVE=1
+				[ $TTY = 1 ] || write_commands
+			fi
 			[ $TTY = 1 ] ||
 				say "lab: [$(( $(date +%s) - T0 ))s] vqtuned up in the guest (${w[2]})" ;;
 		setup)	PHASE="setup" ;;

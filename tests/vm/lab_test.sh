@@ -6,9 +6,11 @@
 #   - vqtunectl status over the forwarded TCP port answers with the guest's vqtuned
 #     (mode active, the lab's policy, four managed devices);
 #   - a write without the token is refused, the same write with the lab's token is done;
+#   - the write examples were printed only when the active pass began;
 # and at the end asserts: exit 0, a figure in every cell of the before/after table, the
-# manual write and some controller events in the journal, every knob restored after
-# SIGTERM, the guest powered off and the lab's temp dir gone.
+# manual write and some controller events in the journal, no default-pass write flagged
+# (none was made), every knob restored after SIGTERM, the guest powered off and the lab's
+# temp dir gone.
 #
 # Env: LAB_TEST_PHASE_S (default 4), LAB_KERNEL, LAB_PORT as for the lab. ~1.5 min on TCG
 # (plus the wait for the VM lock).
@@ -65,6 +67,14 @@ echo "$st" | grep -Eq '^mode: +active' || fail "guest vqtuned not in mode active
 echo "$st" | grep -Eq '^policy: +balanced' || fail "guest vqtuned policy is not balanced"
 echo "$st" | grep -Eq '^managed devices: +4$' || fail "guest vqtuned does not manage 4 devices"
 [ $rc = 0 ] && ok "status through the port forward"
+# write examples only once the active pass is up: one in the default pass changes its column
+first_set=$(grep -n ' set ' "$LOG" | head -1 | cut -d: -f1)
+active_at=$(grep -n 'vqtuned up in the guest (balanced)' "$LOG" | head -1 | cut -d: -f1)
+default_at=$(grep -n 'vqtuned up in the guest (observe)' "$LOG" | head -1 | cut -d: -f1)
+[ -n "$first_set" ] && [ -n "$default_at" ] && [ "$first_set" -gt "$default_at" ] &&
+	[ "$first_set" -lt "$active_at" ] &&
+	ok "write examples printed when the active pass began (line $first_set)" ||
+	fail "write examples at line ${first_set:-none}, default pass up at ${default_at:-?}"
 
 "$CTL" -H "$url" set $SET_DEV $SET_KNOB $SET_VAL > /dev/null 2>&1
 rc=$?
@@ -97,6 +107,9 @@ m=$(grep -E "^  $SET_DEV: " "$LOG" | grep -o '[0-9]* manual' | cut -d' ' -f1)
 	fail "no manual event for $SET_DEV"
 c=$(grep -o '[0-9]* controller' "$LOG" | awk '{ s += $1 } END { print s + 0 }')
 [ "$c" -ge 1 ] && ok "$c controller events" || fail "no controller event in the active pass"
+# nobody wrote in the default pass: no flag under the table
+grep -q '^lab: NOTE: knobs were written during the default pass' "$LOG" &&
+	fail "the default pass flagged though nothing wrote then"
 grep -q '^lab: after SIGTERM every knob is back' "$LOG" && ok "knobs restored" ||
 	fail "knobs not restored"
 tmp=$(printf '%s' "$tok" | sed 's#/token$##')

@@ -362,11 +362,13 @@ report_knobs() {
 	done
 }
 
-# LAB events DEV CONTROLLER MANUAL OUTSIDE: the journal, paged (events text lines are
-# "ID TIME WHO [CONTROLLER ACTION] NETNS:DEV KNOB[/INSTANCE] OLD -> NEW (REASON)": the
-# device is looked for in the first fields rather than at a fixed column)
+# LAB TAG DEV CONTROLLER MANUAL OUTSIDE: the running vqtuned's journal, paged (events text
+# lines are "ID TIME WHO [CONTROLLER ACTION] NETNS:DEV KNOB[/INSTANCE] OLD -> NEW (REASON)":
+# the device is looked for in the first fields rather than at a fixed column). TAG: events
+# after the active pass; default-events before the default pass's vqtuned stops (it writes
+# nothing, so any entry there is someone else's write, which the table then flags)
 report_events() {
-	local since=0 last
+	local since=0 last tag=${1:-events}
 	: > $LTMP/lab/events
 	while :; do
 		vqtunectl -s $SOCK events --since $since > $LTMP/lab/ev.page || break
@@ -376,10 +378,11 @@ report_events() {
 		[ "$last" -gt "$since" ] 2>/dev/null || break
 		since=$last
 	done
-	echo "LAB events-total $(grep -c . $LTMP/lab/events)"
+	[ $tag = events ] && echo "LAB events-total $(grep -c . $LTMP/lab/events)"
 	for d in $DEVS; do
-		awk -v d=$d '{ for (i = 4; i <= 7 && i <= NF; i++) if ($i == d) { n[$3]++; break } } END {
-			print "LAB events", d, n["controller"] + 0, n["manual"] + 0, n["outside"] + 0 }' \
+		awk -v d=$d -v t=$tag '{ for (i = 4; i <= 7 && i <= NF; i++) if ($i == d) {
+			n[$3]++; break } } END {
+			print "LAB", t, d, n["controller"] + 0, n["manual"] + 0, n["outside"] + 0 }' \
 			$LTMP/lab/events
 	done
 }
@@ -414,6 +417,7 @@ lab_main() {
 	start_daemon $POLICY_DIR/observe.json || fail "vqtuned did not start in observe mode"
 	echo "LAB api-up observe"
 	run_pass default
+	report_events default-events
 	stop_daemon
 
 	start_daemon "$POLICY" || fail "vqtuned refused --policy $POLICY (see daemon-log)"

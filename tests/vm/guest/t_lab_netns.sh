@@ -6,6 +6,8 @@
 #     (vqlab-vea:ve0 <-> vqlab-veb:ve1) exist with those drivers, and vqtunectl over its
 #     TCP port sees vqtuned in mode active managing 4 devices, a write without the token is
 #     refused and the same write with the run's token is done;
+#   - no write example is printed before the active pass begins, and a write made during
+#     the default pass is flagged under the table (its column is not the defaults');
 #   - it exits 0 with a figure in every cell of the before/after table (bulk > 0 Gbit/s),
 #     the token write in the journal, every knob restored;
 #   - afterwards its namespaces, the module, its processes and its temp dir are gone.
@@ -25,6 +27,9 @@ NAMES="vqlab-vqa vqlab-vqb vqlab-vea vqlab-veb"
 SET_DEV=vqlab-vea:ve0
 SET_KNOB=gro-flush-timeout
 SET_VAL=24000
+# the write made during the default pass (which the table must flag)
+DEF_DEV=vqlab-veb:ve1
+DEF_VAL=22000
 LPID=""
 VETH=0
 
@@ -73,7 +78,18 @@ check_gone() {
 t0=$(cut -d. -f1 /proc/uptime)
 LAB_PHASE_S=$PHASE_S LAB_SECONDS=$CAP_S sh $LAB --ko $KO > $OUT/run.log 2>&1 < /dev/null &
 LPID=$!
+wait_line $OUT/run.log 'phase bulk (default pass' || { cat $OUT/run.log; fail "no default pass"; }
+grep -q ' set ' $OUT/run.log && { cat $OUT/run.log; fail "write examples before the active pass"; }
+grep -q 'come when the active pass starts' $OUT/run.log || fail "no word on the write examples"
+ok "no write example printed during the default pass"
+url=$(grep -o 'API is at http://127.0.0.1:[0-9]*' $OUT/run.log | head -1 | sed 's/API is at //')
+tok=$(ls /tmp/vqlabns.*/token)
+vqtunectl -H $url -T $tok set $DEF_DEV $SET_KNOB $DEF_VAL > /dev/null ||
+	fail "write with the token during the default pass"
 wait_line $OUT/run.log 'vqtuned up (balanced)' || { cat $OUT/run.log; fail "no active pass"; }
+sed -n '/active pass: steer/,/vqtuned up (balanced)/p' $OUT/run.log | grep -q ' set ' ||
+	{ cat $OUT/run.log; fail "no write examples when the active pass began"; }
+ok "write examples printed when the active pass began"
 url=$(grep -o 'API is at http://127.0.0.1:[0-9]*' $OUT/run.log | head -1 | sed 's/API is at //')
 tok=$(grep -o '\-T [^ ]*/token' $OUT/run.log | head -1 | cut -d' ' -f2)
 [ -n "$url" ] && [ -n "$tok" ] || { cat $OUT/run.log; fail "no API address or token path"; }
@@ -116,6 +132,11 @@ zero=$(echo "$rows" | awk '$2 != "slow" && $(NF - 2) == "Gbit/s" && ($(NF - 1) +
 ok "every cell of the table has a figure ($n rows)"
 m=$(grep "^  $SET_DEV: " $OUT/run.log | grep -o '[0-9]* manual' | cut -d' ' -f1)
 [ "${m:-0}" -ge 1 ] || fail "the token write is not in $SET_DEV's journal"
+grep -Eq "^lab: NOTE: knobs were written during the default pass \(.*$DEF_DEV: [1-9][0-9]* manual" \
+	$OUT/run.log || fail "the default pass's write is not flagged"
+grep -q '^lab: NOTE: .*vqlab-vqa:vqf0' $OUT/run.log &&
+	fail "a device nobody wrote in the default pass flagged"
+ok "the default pass's write is flagged under the table"
 grep -q '^lab: after SIGTERM every knob is back' $OUT/run.log || fail "knobs not restored"
 ok "knobs restored, the token write journaled ($m manual)"
 check_gone "after the run"
