@@ -419,8 +419,8 @@ const char *ctl_error_words(const char *code, const char *field, const char *dev
 		return NULL;
 	/* view_act.c asks for "disruptive":true in the body; the CLI's way is the option */
 	if (!strcmp(code, VQ_ERR_CONFLICT) && !strcmp(field, "disruptive") && knob) {
-		snprintf(buf, len, "%s may reset the device's queues (rings and channels are "
-			 "re-created): add --disruptive to accept", knob);
+		snprintf(buf, len, "%s may reset the device's queues: add --disruptive to accept",
+			 knob);
 		return buf;
 	}
 	if (strcmp(code, VQ_ERR_READ_ONLY) || strcmp(field, "dev") || !dev)

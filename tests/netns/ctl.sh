@@ -237,7 +237,7 @@ chan=$(ip netns exec "$B" ethtool -l vb | awk '/^Current/ { c = 1 } c && /^RX:/ 
 vq_ctl set "$B:vb" rx-channels 1 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
 check "set rx-channels without --disruptive: exit code" 1 $?
 check "... stderr tells to add --disruptive" \
-	"vqtunectl: rx-channels may reset the device's queues (rings and channels are re-created): add --disruptive to accept (conflict, field disruptive)" \
+	"vqtunectl: rx-channels may reset the device's queues: add --disruptive to accept (conflict, field disruptive)" \
 	"$(cat "$VQ_TMP/err")"
 vq_ctl --json set "$B:vb" rx-channels 1 >/dev/null 2>"$VQ_TMP/err"
 check "--json set rx-channels without --disruptive: exit code" 1 $?
@@ -249,8 +249,8 @@ check "rx-channels untouched" "$chan" \
 for d in "$B:lo" -:lo; do
 	vq_ctl set "$d" gro-flush-timeout 20000 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
 	check "set $d: exit code" 1 $?
-	check "... stderr says lo is never written" \
-		"vqtunectl: $d is a loopback device: vqtuned observes it and never writes it (--manage does not change that) (read_only, field dev)" \
+	check "... stderr says lo is never written" "vqtunectl: $d is a loopback device:\
+ vqtuned observes it and never writes it (--manage does not change that) (read_only, field dev)" \
 		"$(cat "$VQ_TMP/err")"
 	vq_ctl pause "$d" >/dev/null 2>"$VQ_TMP/err"
 	check "pause $d: exit code" 1 $?

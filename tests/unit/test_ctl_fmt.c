@@ -355,8 +355,7 @@ static void test_error_words(void **state)
 	/* the API's body field becomes the CLI's option */
 	assert_string_equal(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", "ns:v0", "rx-rings",
 					    b, sizeof(b)),
-			    "rx-rings may reset the device's queues (rings and channels are "
-			    "re-created): add --disruptive to accept");
+			    "rx-rings may reset the device's queues: add --disruptive to accept");
 	assert_null(strstr(b, "\"disruptive\":true"));
 	/* lo, in any namespace: never written, and --manage is no remedy */
 	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:lo", "gro-flush-timeout",
