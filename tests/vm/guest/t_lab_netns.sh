@@ -84,7 +84,7 @@ grep -q 'come when the active pass starts' $OUT/run.log || fail "no word on the 
 ok "no write example printed during the default pass"
 url=$(grep -o 'API is at http://127.0.0.1:[0-9]*' $OUT/run.log | head -1 | sed 's/API is at //')
 tok=$(ls /tmp/vqlabns.*/token)
-vqtunectl -H $url -T $tok set $DEF_DEV $SET_KNOB $DEF_VAL > /dev/null ||
+vqtunectl -H "$url" -T "$tok" set $DEF_DEV $SET_KNOB $DEF_VAL > /dev/null ||
 	fail "write with the token during the default pass"
 wait_line $OUT/run.log 'vqtuned up (balanced)' || { cat $OUT/run.log; fail "no active pass"; }
 sed -n '/active pass: steer/,/vqtuned up (balanced)/p' $OUT/run.log | grep -q ' set ' ||
