@@ -25,6 +25,8 @@
 #define COALESCE_USECS_MAX		100000
 /* ethtool frames counts are u32; drivers cap far below this (virtio_net: ring size) */
 #define COALESCE_FRAMES_MAX		65535
+/* eth_channels.present bit of combined (bits in declaration order: rx, rx_max, tx, ...) */
+#define CHAN_PRESENT_COMBINED		(1u << 4)
 
 /*
  * vqpair knobs take name, unit and range from the UAPI's single table (include/vqpair.h):
@@ -67,8 +69,9 @@ const struct knob_desc knob_table[K_NUM] = {
 			     "ethtool -G rx: RX ring size" },
 	[K_TX_RING_SIZE] = { "tx-ring-size", "descriptors", 1, UINT32_MAX, true,
 			     "ethtool -G tx: TX ring size" },
-	[K_RX_CHANNELS] = { "rx-channels", "count", 0, UINT32_MAX, true, "ethtool -L rx" },
-	[K_TX_CHANNELS] = { "tx-channels", "count", 0, UINT32_MAX, true, "ethtool -L tx" },
+	/* min 1: ethnl_set_channels() refuses 0 unless combined channels remain (knob_instances) */
+	[K_RX_CHANNELS] = { "rx-channels", "count", 1, UINT32_MAX, true, "ethtool -L rx" },
+	[K_TX_CHANNELS] = { "tx-channels", "count", 1, UINT32_MAX, true, "ethtool -L tx" },
 	[K_COMBINED_CHANNELS] = { "combined-channels", "count", 1, UINT32_MAX, true,
 				  "ethtool -L combined" },
 	[K_TX_FULL_MODE] = VQP_KNOB(TX_FULL_MODE,
@@ -244,6 +247,21 @@ static bool eth_value(const struct device *d, enum knob_id k, enum knob_prov *p,
 	}
 }
 
+/*
+ * Least rx-/tx-channels count the kernel takes: ethnl_set_channels() (net/ethtool/
+ * channels.c) refuses a request that "would result in no RX or TX channel being
+ * configured", i.e. 0 RX (or TX) with 0 combined. With combined channels left, 0 is fine.
+ */
+static uint64_t chan_min(const struct device *d, enum knob_id k)
+{
+	const struct eth_channels *c = &d->ch;
+	bool combined = (c->present & CHAN_PRESENT_COMBINED) && c->combined;
+
+	if (k != K_RX_CHANNELS && k != K_TX_CHANNELS)
+		return knob_table[k].min;
+	return combined ? 0 : knob_table[k].min;
+}
+
 unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
 			    unsigned int max)
 {
@@ -317,6 +335,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 			out[0].value = v;
 			if (emax)
 				out[0].max = emax;
+			out[0].min = chan_min(d, k);
 		}
 		n = 1;
 	}

@@ -68,7 +68,8 @@ struct knob_desc {
 	const char *name;
 	const char *unit;		/* "bytes", "ms", "ns", "us", "frames", "count", "bool", ...;
 					 * vqpair knobs carry VQPAIR_KNOBS' units ("pkts", "enum") */
-	uint64_t min, max;		/* static range; rings/channels narrow it per device */
+	uint64_t min, max;		/* static range; rings/channels narrow it per device
+					 * (rx-/tx-channels: min 0 with combined channels) */
 	bool disruptive;		/* the driver may reset the queues: needs consent */
 	const char *help;
 };

@@ -140,6 +140,44 @@ static void test_ethtool_knobs(void **state)
 	dev_del(d);
 }
 
+/*
+ * rx-/tx-channels 0 is refused before the kernel sees it: ethnl_set_channels() refuses a
+ * request that leaves no RX (TX) channel, so on a device without combined channels (veth)
+ * the least count is 1. With combined channels left (a NIC with both kinds) 0 stays valid.
+ */
+static void test_channels_min(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[128];
+
+	d->ch_err = 0;
+	/* veth: rx and tx with their maxima, no combined */
+	d->ch = (struct eth_channels){ .rx = 2, .rx_max = 2, .tx = 2, .tx_max = 2,
+				       .present = 0xf };
+	assert_int_equal(knob_table[K_RX_CHANNELS].min, 1);
+	assert_int_equal(knob_table[K_TX_CHANNELS].min, 1);
+	assert_int_equal(knob_instances(d, K_RX_CHANNELS, &ki, 1), 1);
+	assert_int_equal(ki.min, 1);
+	assert_int_equal(ki.max, 2);
+	assert_int_equal(knob_check(&ki, 0, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 0 is below the minimum 1 of rx-channels");
+	assert_int_equal(knob_check(&ki, 1, err, sizeof(err)), 0);
+	assert_int_equal(knob_instances(d, K_TX_CHANNELS, &ki, 1), 1);
+	assert_int_equal(knob_check(&ki, 0, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 0 is below the minimum 1 of tx-channels");
+
+	/* 4 combined channels besides 2 RX: RX may go to 0, combined still may not */
+	d->ch = (struct eth_channels){ .rx = 2, .rx_max = 2, .tx = 0, .tx_max = 2, .combined = 4,
+				       .combined_max = 8, .present = 0x3f };
+	assert_int_equal(knob_instances(d, K_RX_CHANNELS, &ki, 1), 1);
+	assert_int_equal(ki.min, 0);
+	assert_int_equal(knob_check(&ki, 0, err, sizeof(err)), 0);
+	assert_int_equal(knob_instances(d, K_COMBINED_CHANNELS, &ki, 1), 1);
+	assert_int_equal(ki.min, 1);
+	dev_del(d);
+}
+
 /* mkdir -p for the fake sysfs tree */
 static void mkdirs(char *path)
 {
@@ -303,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_bql_min_bound),
 		cmocka_unit_test(test_napi_netlink_wins_over_sysfs),
 		cmocka_unit_test(test_ethtool_knobs),
+		cmocka_unit_test(test_channels_min),
 		cmocka_unit_test(test_readback_updates_model),
 		cmocka_unit_test(test_write_error_names_knob_not_path),
 		cmocka_unit_test(test_names),
