@@ -4,7 +4,10 @@
  * field is 400 invalid_field, a well-typed value outside its range 422 out_of_range; every
  * message names the field, and range messages the bound.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "apierr.h"
@@ -121,5 +124,46 @@ int rv_string(json_t *body, const char *name, const char **out, json_t **err)
 	if (!json_is_string(v))
 		return rv_bad_type(name, v, "a string", err);
 	*out = json_string_value(v);
+	return 0;
+}
+
+int rv_query_uint(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		  json_t **err)
+{
+	const char *digits = text[0] == '-' ? text + 1 : text;
+	unsigned long long v;
+
+	/* decimal digits with an optional '-': no '+', space, hex or exponent (strtoull takes some) */
+	if (!digits[0] || strspn(digits, "0123456789") != strlen(digits)) {
+		*err = apierr_new(VQ_ERR_INVALID_FIELD, name, "%s: must be an integer %" PRIu64
+				  "..%" PRIu64, name, min, max);
+		return RV_HTTP_BAD_REQUEST;
+	}
+	errno = 0;
+	v = strtoull(digits, NULL, 10);
+	/* as a JSON body's value reads: "-0" is 0, and the number is shown without its zeros */
+	if (digits != text && (v || errno == ERANGE)) {
+		if (errno == ERANGE)
+			*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %s is negative", name, text);
+		else
+			*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: -%llu is negative", name, v);
+		return RV_HTTP_UNPROCESSABLE;
+	}
+	/* past 2^64 - 1 is above any maximum too */
+	if (errno == ERANGE || v > max) {
+		if (errno == ERANGE)
+			*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %s is above the maximum %"
+					  PRIu64, name, digits, max);
+		else
+			*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %llu is above the maximum %"
+					  PRIu64, name, v, max);
+		return RV_HTTP_UNPROCESSABLE;
+	}
+	if (v < min) {
+		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %llu is below the minimum %" PRIu64,
+				  name, v, min);
+		return RV_HTTP_UNPROCESSABLE;
+	}
+	*out = v;
 	return 0;
 }

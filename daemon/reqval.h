@@ -24,5 +24,13 @@ int rv_uint(json_t *body, const char *name, int required, uint64_t min, uint64_t
 int rv_bool(json_t *body, const char *name, int *out, json_t **err);
 /* @name must be a string. Returns 0 (sets *out, borrowed), 1 when absent, 400 otherwise. */
 int rv_string(json_t *body, const char *name, const char **out, json_t **err);
+/*
+ * Query parameter @name with text @text (percent-decoded, never NULL) as an integer in
+ * [@min, @max], answered as rv_uint() answers the same value in a body: 0 and *out set; 400
+ * invalid_field when @text is not a decimal integer (empty, "+1", "1x", "0x10"); 422
+ * out_of_range when it is negative or outside the range, with rv_uint()'s message.
+ */
+int rv_query_uint(const char *name, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		  json_t **err);
 
 #endif

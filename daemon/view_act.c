@@ -70,12 +70,26 @@ static unsigned int select_insts(const struct device *d, enum knob_id k, int64_t
 /* Instance names shown in a "no instance on queue N" error: enough to pick the right one. */
 #define HINT_INSTANCES	4
 
+/* Are all of @n NAPI instances without a queue (the driver links no NAPI to a queue)? */
+static bool napis_unlinked(const struct knob_inst *some, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < HINT_INSTANCES; i++)
+		if (some[i].scope != KS_NAPI || some[i].queue >= 0)
+			return false;
+	return n > 0;
+}
+
 /*
  * 422 when @d lacks knob @k altogether, else 404 naming queue @q, with what exists instead:
- * "a device-wide knob", or the first few instance names (NAPI instances of a driver that
- * does not tie its NAPIs to queues have no queue at all).
+ * "a device-wide knob", or the first few instance names. NAPI instances of a driver that
+ * does not tie its NAPIs to queues (veth: netdev netlink gives no queue -> NAPI link) have
+ * no queue at all: the message says so and how to address them instead, by napi_id for a
+ * set (@release false), or every instance at once for a release, which takes only a queue.
  */
-static int no_instance(const struct device *d, enum knob_id k, long q, json_t **out)
+static int no_instance(const struct device *d, enum knob_id k, long q, bool release,
+		       json_t **out)
 {
 	static struct knob_inst some[HINT_INSTANCES];
 	char shown[4 * IFNAMSIZ + 1], hint[HINT_INSTANCES * sizeof(some[0].inst) + 32] = "";
@@ -104,6 +118,15 @@ static int no_instance(const struct device *d, enum knob_id k, long q, json_t **
 			len += (size_t)snprintf(hint + len, sizeof(hint) - len, " %s", some[i].inst);
 		if (len < sizeof(hint))
 			snprintf(hint + len, sizeof(hint) - len, "%s)", n > HINT_INSTANCES ? " ..." : "");
+	}
+	if (napis_unlinked(some, n)) {
+		*out = apierr_new(VQ_ERR_NOT_FOUND, "queue", "%s has no %s instance on queue %ld%s: "
+				  "the device's NAPIs are not linked to queues, %s", shown,
+				  knob_table[k].name, q, hint, release ?
+				  "leave out the queue to release every instance" :
+				  "address one by its napi_id (\"napi_id\":N in the body, "
+				  "vqtunectl set --napi-id N)");
+		return 404;
 	}
 	*out = apierr_new(VQ_ERR_NOT_FOUND, "queue", "%s has no %s instance on queue %ld%s",
 			  shown, knob_table[k].name, q, hint);
@@ -160,7 +183,7 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	}
 	if (!n) {
 		if (queue >= 0 || !knob_instances(d, k, sel, 0))
-			return no_instance(d, k, queue, out);
+			return no_instance(d, k, queue, false, out);
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "napi_id", "napi_id %" PRId64 ": %s has no "
 				  "instance on that NAPI", napi_id, knob);
 		return 404;
@@ -222,25 +245,24 @@ int view_knob_release(const char *dev, const char *knob, const char *queue, json
 	if (k < 0)
 		return 404;
 	if (queue) {
-		char *end;
+		uint64_t v;
 
-		q = strtol(queue, &end, 10);
-		if (!*queue || *end || q < 0 || q >= DEV_MAX_QUEUES) {
-			*out = apierr_new(VQ_ERR_INVALID_FIELD, "queue",
-					  "queue: must be an integer 0..%d", DEV_MAX_QUEUES - 1);
-			return 400;
-		}
+		/* out of range is 422 out_of_range as "queue" in a PUT body is, not 400 */
+		st = rv_query_uint("queue", queue, 0, DEV_MAX_QUEUES - 1, &v, out);
+		if (st)
+			return st;
+		q = (long)v;
 	}
 	if (q < 0) {
 		released = act_release(d, k, NULL);
 		/* nothing to release and no such knob here: say so, as a set would */
 		if (!released && !knob_instances(d, k, sel, 0))
-			return no_instance(d, k, -1, out);
+			return no_instance(d, k, -1, true, out);
 	} else {
 		n = select_insts(d, k, q, -1, sel, DEV_MAX_QUEUES);
 		/* as for a set: a queue the knob has no instance on is an error, not "0 released" */
 		if (!n)
-			return no_instance(d, k, q, out);
+			return no_instance(d, k, q, true, out);
 		for (i = 0; i < n; i++)
 			released += act_release(d, k, sel[i].inst);
 	}
@@ -256,6 +278,16 @@ int view_pause(const char *dev, int pause, json_t **out)
 	st = writable_dev(dev, &d, out);
 	if (st)
 		return st;
+	if (vqp_front_name(d)) {
+		char shown[4 * IFNAMSIZ + 1];
+
+		/* as a set of one of its knobs: the pair is controlled through its front */
+		util_name_display(d->name, shown, sizeof(shown));
+		*out = apierr_new(VQ_ERR_UNSUPPORTED, "dev", "%s: %s is the back end of a vqpair; "
+				  "its controllers are %s on the front, %s", pause ? "pause" : "resume",
+				  shown, pause ? "paused" : "resumed", vqp_front_name(d));
+		return 422;
+	}
 	if (d->paused != !!pause) {
 		d->paused = pause;
 		act_event(ACT_DEV(d), NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "controllers %s",

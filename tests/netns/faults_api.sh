@@ -11,7 +11,9 @@
 # and the daemon serves on; two Authorization headers are 400 naming the header, also when
 # one holds the right token; vqtuned refuses --token-file without --listen, and warns
 # (naming path and mode) about a token file group or others may read or write, not about a
-# 0600 one.
+# 0600 one. rx-channels 0 is 422 out_of_range before the kernel sees it (min 1 in the device
+# view); a queue on veth, whose NAPIs are not linked to queues, is 404 saying so and naming
+# napi_id; a release's ?queue= out of range is 422 in the words of the same queue in a PUT body.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -54,6 +56,13 @@ release_devwide|DELETE|$K/rx-channels?queue=0||
 release_unsupported|DELETE|$K/busyloop-us?queue=0||
 release_lacks|DELETE|$K/busyloop-us||
 release_bare|DELETE|$K/defer-hard-irqs?queue||
+release_q_big|DELETE|$K/defer-hard-irqs?queue=1024||
+release_q_neg|DELETE|$K/defer-hard-irqs?queue=-1||
+release_q_text|DELETE|$K/defer-hard-irqs?queue=1x||
+put_q_big|PUT|$K/defer-hard-irqs|{"value":1,"queue":1024}|
+put_q_neg|PUT|$K/defer-hard-irqs|{"value":1,"queue":-1}|
+napi_queue|PUT|$K/gro-flush-timeout|{"value":1,"queue":0}|
+chan_zero|PUT|$K/rx-channels|{"value":0,"disruptive":true}|
 events_since_bare|GET|/v1/events?since||
 events_since_big|GET|/v1/events?since=9223372036854775808||
 events_dup|GET|/v1/events?limit=1&limit=99999999999||
@@ -135,6 +144,21 @@ expect release_devwide 404 not_found queue 'rx-channels instance on queue 0 \(a 
 expect release_unsupported 422 unsupported knob 'busyloop-us is not supported'
 expect release_lacks 422 unsupported knob 'busyloop-us is not supported'
 expect release_bare 400 invalid_field queue 'queue: needs a value'
+# out of range in the query: as in a PUT body (422, same words); not a number: 400
+expect release_q_big 422 out_of_range queue '^queue: 1024 is above the maximum 1023$'
+expect release_q_neg 422 out_of_range queue '^queue: -1 is negative$'
+expect release_q_text 400 invalid_field queue '^queue: must be an integer 0\.\.1023$'
+expect put_q_big 422 out_of_range queue "^$(reply release_q_big 5)\$"
+expect put_q_neg 422 out_of_range queue "^$(reply release_q_neg 5)\$"
+# veth links no NAPI to a queue: say so and how to address one
+expect napi_queue 404 not_found queue \
+	'^vb has no gro-flush-timeout instance on queue 0 \(its instances: napi-[0-9]+ napi-[0-9]+\): the device.s NAPIs are not linked to queues, address one by its napi_id \("napi_id":N in the body, vqtunectl set --napi-id N\)$'
+# 0 RX channels with no combined ones is what the kernel refuses: refused before it
+expect chan_zero 422 out_of_range value '^value: 0 is below the minimum 1 of rx-channels$'
+check "rx-channels min in the device view" 1 "$(vq_api GET "/v1/devices/$B:vb" | cut -d' ' -f2- |
+	vq_json '[k["min"] for k in d["knobs"] if k["name"] == "rx-channels"][0]')"
+check "vb still has 2 RX channels" 2 "$(ip netns exec "$B" ethtool -l vb |
+	awk '/^Current/ { c = 1 } c && /^RX:/ { print $2 }')"
 expect events_since_bare 400 invalid_field since 'since: needs a value'
 expect events_since_big 400 bad_request since '9223372036854775807'
 expect events_dup 400 invalid_field limit 'more than once'

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * view_act: the replies of the write routes before anything reaches the journal. Its
+ * neighbours (device lookup, knob instances, the journal, the vqpair state) are answered
+ * here by hand-built stand-ins, so each case sets up exactly the device it needs:
+ * - a queue on a device whose NAPIs are not linked to queues (veth) is 404 saying so and how
+ *   to address a NAPI instead; linked NAPIs keep the plain "no instance on queue N" reply;
+ * - a release's ?queue= out of range is 422 out_of_range in the words a PUT body's "queue"
+ *   gets, a non-number stays 400 invalid_field;
+ * - pause and resume of a vqpair back end are refused as a set on it is (422 unsupported).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "act.h"
+#include "dev.h"
+#include "knob.h"
+#include "netns.h"
+#include "policy.h"
+#include "view.h"
+#include "vqp.h"
+#include "vqtune_api.h"
+
+/* NAPI ids as the kernel gave them to a veth pair (any ids do) */
+#define NAPI_A		3377
+#define NAPI_B		3376
+
+static struct netns ns = { .name = "lab" };
+static struct device veth = { .ns = &ns, .name = "vb", .managed = true };
+static struct device back = { .ns = &ns, .name = "vqb", .managed = true };
+static struct device front = { .ns = &ns, .name = "vqf0", .managed = true };
+static int n_events, n_sets;
+
+const struct knob_desc knob_table[K_NUM] = {
+	[K_DEFER_HARD_IRQS] = { "defer-hard-irqs", "count", 0, 2147483647, false, "" },
+	[K_GRO_FLUSH_TIMEOUT] = { "gro-flush-timeout", "ns", 0, 1000000000, false, "" },
+	[K_BUSYLOOP_US] = { "busyloop-us", "us", 0, 1000, false, "" },
+};
+
+/* ---- stand-ins for the neighbours of view_act.c ---- */
+
+struct device *dev_resolve(const char *sel, int *err)
+{
+	struct device *all[] = { &veth, &back, &front };
+	size_t i;
+
+	*err = -ENOENT;
+	if (strncmp(sel, "lab:", 4))
+		return NULL;
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, sel + 4))
+			return all[i];
+	return NULL;
+}
+
+int view_dev_conflict(const char *sel, json_t **out)
+{
+	(void)sel;
+	*out = json_object();
+	return 409;
+}
+
+int knob_by_name(const char *name)
+{
+	int k;
+
+	for (k = 0; k < K_NUM; k++)
+		if (knob_table[k].name && !strcmp(knob_table[k].name, name))
+			return k;
+	return -1;
+}
+
+static void napi_inst(struct knob_inst *ki, enum knob_id k, uint32_t id, int queue)
+{
+	memset(ki, 0, sizeof(*ki));
+	ki->k = k;
+	ki->scope = KS_NAPI;
+	ki->prov = KP_NETDEV_NAPI;
+	ki->napi_id = id;
+	ki->queue = queue;
+	ki->max = knob_table[k].max;
+	ki->has_value = true;
+	snprintf(ki->inst, sizeof(ki->inst), "napi-%u", id);
+}
+
+/*
+ * veth: gro-flush-timeout on two NAPIs without a queue (as veth reports them);
+ * defer-hard-irqs on two NAPIs serving RX queues 0 and 1 (as virtio_net reports them).
+ * The vqpair back end has no knob at all; its front is not asked here.
+ */
+unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
+			    unsigned int max)
+{
+	struct knob_inst two[2];
+	unsigned int i;
+
+	if (d != &veth)
+		return 0;
+	if (k == K_GRO_FLUSH_TIMEOUT) {
+		napi_inst(&two[0], k, NAPI_A, -1);
+		napi_inst(&two[1], k, NAPI_B, -1);
+	} else if (k == K_DEFER_HARD_IRQS) {
+		napi_inst(&two[0], k, NAPI_A, 0);
+		napi_inst(&two[1], k, NAPI_B, 1);
+	} else {
+		return 0;
+	}
+	for (i = 0; i < 2 && i < max; i++)
+		out[i] = two[i];
+	return 2;
+}
+
+int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
+{
+	(void)d;
+	(void)ki;
+	snprintf(why, whylen, "%s", "");
+	return 1;
+}
+
+int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
+{
+	if (v <= ki->max)
+		return 0;
+	snprintf(err, errlen, "value: above the maximum");
+	return -ERANGE;
+}
+
+const char *vqp_front_name(const struct device *d)
+{
+	return d == &back ? front.name : NULL;
+}
+
+enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v,
+			enum act_who who, bool pin, const char *reason, uint64_t *oldv,
+			uint64_t *newv, char *err, size_t errlen)
+{
+	(void)d, (void)ki, (void)who, (void)pin, (void)reason, (void)err, (void)errlen;
+	n_sets++;
+	*oldv = 0;
+	*newv = v;
+	return ACT_OK;
+}
+
+int act_release(struct device *d, enum knob_id k, const char *inst)
+{
+	(void)d, (void)k, (void)inst;
+	return 0;
+}
+
+void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
+	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
+{
+	(void)netns, (void)dev, (void)knob, (void)inst, (void)queue, (void)old_, (void)new_;
+	(void)who, (void)fmt;
+	n_events++;
+}
+
+json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
+{
+	(void)limit;
+	*next = since;
+	return json_array();
+}
+
+int act_restore_all(json_t *failed)
+{
+	(void)failed;
+	return 0;
+}
+
+int policy_parse(json_t *obj, struct policy *out, json_t **err)
+{
+	(void)obj, (void)out, (void)err;
+	return 0;
+}
+
+void policy_set(const struct policy *p)
+{
+	(void)p;
+}
+
+json_t *policy_json(void)
+{
+	return json_object();
+}
+
+/* ---- helpers ---- */
+
+static const char *err_str(json_t *reply, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(reply, "error"), key);
+
+	return v ? json_string_value(v) : "-";
+}
+
+/* status of PUT /v1/devices/lab:DEV/knobs/KNOB with body @text; *out keeps the reply */
+static int put(const char *dev, const char *knob, const char *text, json_t **out)
+{
+	json_t *body = json_loads(text, 0, NULL);
+	int st;
+
+	assert_non_null(body);
+	*out = NULL;
+	st = view_knob_set(dev, knob, body, out);
+	json_decref(body);
+	return st;
+}
+
+/* ---- tests ---- */
+
+/* veth's NAPIs have no queue: the 404 says so and names the way to address them */
+static void test_queue_on_unlinked_napis(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	assert_int_equal(put("lab:vb", "gro-flush-timeout", "{\"value\":1,\"queue\":0}", &r), 404);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_NOT_FOUND);
+	assert_string_equal(err_str(r, "field"), "queue");
+	assert_string_equal(err_str(r, "message"),
+			    "vb has no gro-flush-timeout instance on queue 0 (its instances: "
+			    "napi-3377 napi-3376): the device's NAPIs are not linked to queues, "
+			    "address one by its napi_id (\"napi_id\":N in the body, vqtunectl set "
+			    "--napi-id N)");
+	json_decref(r);
+	/* a release takes no napi_id: it says how to release them instead */
+	r = NULL;
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", "1", &r), 404);
+	assert_string_equal(err_str(r, "field"), "queue");
+	assert_string_equal(err_str(r, "message"),
+			    "vb has no gro-flush-timeout instance on queue 1 (its instances: "
+			    "napi-3377 napi-3376): the device's NAPIs are not linked to queues, "
+			    "leave out the queue to release every instance");
+	json_decref(r);
+	/* NAPIs that do serve queues: a queue without one is the plain 404 */
+	assert_int_equal(put("lab:vb", "defer-hard-irqs", "{\"value\":1,\"queue\":7}", &r), 404);
+	assert_string_equal(err_str(r, "message"), "vb has no defer-hard-irqs instance on queue 7 "
+			    "(its instances: napi-3377 napi-3376)");
+	json_decref(r);
+	assert_int_equal(n_sets, 0);
+}
+
+/* ?queue= out of range: the status, code, field and message of the same "queue" in a body */
+static void test_release_queue_range(void **state)
+{
+	static const char *const bad[] = { "1024", "-1", "99999999999999999999", NULL };
+	char body[128];
+	json_t *q, *b;
+	int i;
+
+	(void)state;
+	for (i = 0; bad[i]; i++) {
+		q = NULL;
+		assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", bad[i], &q), 422);
+		assert_string_equal(err_str(q, "code"), VQ_ERR_OUT_OF_RANGE);
+		assert_string_equal(err_str(q, "field"), "queue");
+		/* jansson refuses a body integer past 2^63 - 1 while parsing: no body to compare */
+		if (strlen(bad[i]) < 19) {
+			snprintf(body, sizeof(body), "{\"value\":1,\"queue\":%s}", bad[i]);
+			assert_int_equal(put("lab:vb", "defer-hard-irqs", body, &b), 422);
+			assert_string_equal(err_str(q, "message"), err_str(b, "message"));
+			json_decref(b);
+		}
+		json_decref(q);
+	}
+	q = NULL;
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1024", &q), 422);
+	assert_string_equal(err_str(q, "message"), "queue: 1024 is above the maximum 1023");
+	json_decref(q);
+	/* not a number at all: still 400 invalid_field */
+	for (i = 0; i < 4; i++) {
+		static const char *const text[] = { "abc", "", "+1", "0x10" };
+
+		q = NULL;
+		assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", text[i], &q), 400);
+		assert_string_equal(err_str(q, "code"), VQ_ERR_INVALID_FIELD);
+		assert_string_equal(err_str(q, "field"), "queue");
+		assert_string_equal(err_str(q, "message"), "queue: must be an integer 0..1023");
+		json_decref(q);
+	}
+	/* in range and on an instance: released (none was pinned here) */
+	q = NULL;
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1", &q), 200);
+	json_decref(q);
+}
+
+/* a vqpair back end is read-only: pause and resume are refused as a set of its knobs is */
+static void test_pause_back_end(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	n_events = 0;
+	assert_int_equal(put("lab:vqb", "busyloop-us", "{\"value\":10}", &r), 422);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_UNSUPPORTED);
+	assert_string_equal(err_str(r, "message"), "busyloop-us: vqb is the back end of a vqpair; "
+			    "its knobs are set on the front, vqf0");
+	json_decref(r);
+	r = NULL;
+	assert_int_equal(view_pause("lab:vqb", 1, &r), 422);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_UNSUPPORTED);
+	assert_string_equal(err_str(r, "field"), "dev");
+	assert_string_equal(err_str(r, "message"), "pause: vqb is the back end of a vqpair; "
+			    "its controllers are paused on the front, vqf0");
+	json_decref(r);
+	r = NULL;
+	assert_int_equal(view_pause("lab:vqb", 0, &r), 422);
+	assert_string_equal(err_str(r, "message"), "resume: vqb is the back end of a vqpair; "
+			    "its controllers are resumed on the front, vqf0");
+	json_decref(r);
+	assert_false(back.paused);
+	assert_int_equal(n_events, 0);
+	/* the front pauses as any device does */
+	r = NULL;
+	assert_int_equal(view_pause("lab:vqf0", 1, &r), 200);
+	assert_true(front.paused);
+	assert_int_equal(n_events, 1);
+	json_decref(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_queue_on_unlinked_napis),
+		cmocka_unit_test(test_release_queue_range),
+		cmocka_unit_test(test_pause_back_end),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
