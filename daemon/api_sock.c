@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -18,8 +19,13 @@
 
 #include "api_sock.h"
 
-/* listen(2) backlog: connections queued between two passes of the loop; 100 at once fit */
-#define API_LISTEN_BACKLOG	128
+/*
+ * listen(2) backlog: connections queued while the loop is busy or every MHD slot is taken
+ * (API_CONN_LIMIT). As large as the kernel allows: listen() caps it at net.core.somaxconn
+ * (4096 by default since Linux 5.4), so that sysctl is the one limit. 128 refused a burst of
+ * 400 clients' connects with EAGAIN.
+ */
+#define API_LISTEN_BACKLOG	INT_MAX
 /* umask while binding the unix socket: owner read/write only until chmod() to the mode */
 #define API_UNIX_BIND_UMASK	0177
 

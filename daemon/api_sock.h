@@ -2,7 +2,9 @@
 /*
  * api_sock: the API server's listening sockets and its bearer token file, set up before
  * libmicrohttpd takes the descriptors over (api.c). Every socket is SOCK_CLOEXEC and
- * SOCK_NONBLOCK, as MHD's external epoll mode needs.
+ * SOCK_NONBLOCK, as MHD's external epoll mode needs. Both listen with the largest backlog the
+ * kernel allows (net.core.somaxconn, listen(2)), so a burst of clients queues instead of
+ * failing at connect.
  */
 #ifndef VQ_API_SOCK_H
 #define VQ_API_SOCK_H

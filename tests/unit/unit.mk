@@ -13,6 +13,9 @@ test_api_OBJS := daemon/api.c daemon/api_auth.c daemon/api_conn.c daemon/api_arg
 		 daemon/http_parse.c daemon/apierr.c daemon/util.c daemon/log.c tests/unit/fake_view.c
 test_prom_OBJS := daemon/prom.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
+# api_sock: the listeners' backlog under a burst of connects
+UNIT_TESTS += api_sock
+test_api_sock_OBJS := daemon/api_sock.c
 # view_act: the write routes' replies, their neighbours stood in for inside the test
 UNIT_TESTS += view_act
 test_view_act_OBJS := daemon/view_act.c daemon/reqval.c daemon/apierr.c daemon/util.c
