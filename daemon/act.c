@@ -516,6 +516,31 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 	return arr;
 }
 
+/*
+ * act_set() of the value the knob already holds: nothing is written and no original saved
+ * (a restore would owe nothing for it), but a manual set still pins the knob, and the event
+ * says the value was already set, so the journal never shows a change that did not happen.
+ */
+static enum act_result set_unchanged(struct device *d, const struct knob_inst *ki,
+				     struct entry *e, uint64_t v, enum act_who who, bool pin,
+				     const char *reason, uint64_t *oldv, uint64_t *newv, char *err)
+{
+	err[0] = '\0';
+	/* as after a write read back: the value vqtune last saw, so no "outside" write shows */
+	e->written = v;
+	if (pin) {
+		e->pinned = true;
+		e->pin_who = who;
+	} else if (!e->changed && !e->pinned) {
+		entry_remove(e);
+	}
+	act_event(ACT_DEV(d), knob_table[ki->k].name, ki->inst, ki->queue, &v, &v, who,
+		  "%s: already %" PRIu64 ", nothing written%s", reason, v, pin ? " (pinned)" : "");
+	*oldv = v;
+	*newv = v;
+	return ACT_OK;
+}
+
 enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v,
 			enum act_who who, bool pin, const char *reason, uint64_t *oldv,
 			uint64_t *newv, char *err, size_t errlen)
@@ -546,6 +571,8 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 			return ACT_ENOMEM;
 		fresh = true;
 	}
+	if (old == v)
+		return set_unchanged(d, ki, e, v, who, pin, reason, oldv, newv, err);
 	/*
 	 * Write-ahead: the original (first change) and the value about to be written are on
 	 * disk before the kernel sees it, so a crash between the two leaves nothing unowned.

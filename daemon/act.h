@@ -49,7 +49,8 @@ enum act_result {
 /*
  * Set knob instance @ki of @d to @v: range check, original saved, write, read back, event.
  * On ACT_OK, *oldv is the value before and *newv the value read back after. @pin: pin the
- * knob (manual sets).
+ * knob (manual sets). When the knob already holds @v nothing is written or saved (no restore
+ * is owed for it), *oldv == *newv == @v, and the event says "already V, nothing written".
  */
 enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v,
 			enum act_who who, bool pin, const char *reason, uint64_t *oldv,

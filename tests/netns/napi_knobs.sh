@@ -3,7 +3,7 @@
 # netlink reader (tests/tools/napi_read.py, no code shared with the daemon), and the daemon's
 # own views show the new value at once: the tick here is 30 s, so the first sample is the only
 # one and a fresh value can come only from the write's read-back. `restore` puts each original
-# back.
+# back. A set to the value already there is an event saying so, not a change.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -12,6 +12,20 @@ vq_daemon --netns "$A" --netns "$B" --interval 30000 || exit $KSFT_FAIL
 IFX=$(vq_ifindex "$B" vb)
 NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IFX" '$2 == i { print $1; exit }')
 [ -n "$NAPI" ] || { echo "FAIL: vb has no NAPI (GRO on should give one)"; exit $KSFT_FAIL; }
+
+# a set to the value the knob already holds writes nothing and owes no restore: its event says
+# so (old == new, "already"), it is not counted as a change, and the knob is pinned all the same
+cur=$(vq_napi "$B" "$IFX" defer_hard_irqs)
+vq_ctl set "$B:vb" defer-hard-irqs "$cur" --napi-id "$NAPI" >/dev/null
+check "set defer-hard-irqs to its own value $cur: exit code" 0 $?
+ev=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json \
+	'"|".join("%s %s %s" % (e["old"], e["new"], e["reason"]) for e in d["events"])')
+check_true "... one event, old == new == $cur, saying it was already set ($ev)" \
+	grep -Eqx "$cur $cur manual set of defer-hard-irqs on $B:vb: already $cur, nothing written \(pinned\)" <<<"$ev"
+check "... no change owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
+check "... pinned, no original" "True None" "$(vq_api GET "/v1/devices/$B:vb" | cut -d' ' -f2- |
+	vq_json '" ".join(str((k["pinned"], k["original"])[i]) for k in d["knobs"] if k["name"] == "defer-hard-irqs" and k.get("napi_id") == '"$NAPI"' for i in (0, 1))')"
+vq_api DELETE "/v1/devices/$B:vb/knobs/defer-hard-irqs" >/dev/null
 
 declare -A value=( [defer-hard-irqs]=5 [gro-flush-timeout]=200000 [irq-suspend-timeout]=3000000 [threaded]=1 )
 declare -A field=( [defer-hard-irqs]=defer_hard_irqs [gro-flush-timeout]=gro_flush_timeout
