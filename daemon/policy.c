@@ -346,7 +346,7 @@ static void get_select(struct pctx *c, json_t *obj)
 	only_fields(c, obj, fields);
 	get_select_list(c, obj, "drivers", 1, false, &c->p->drivers);
 	get_select_list(c, obj, "names", 1, true, &c->p->names);
-	/* "" names the daemon's own namespace, as in the API's "netns" fields */
+	/* "" names the daemon's own namespace, as in the API's "netns" fields; "-" too */
 	get_select_list(c, obj, "netns", 0, false, &c->p->netns);
 }
 

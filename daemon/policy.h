@@ -26,6 +26,8 @@
 #define POLICY_NAME_MAX		64
 /* entries per select list; a policy naming more devices than this wants a glob */
 #define POLICY_SELECT_MAX	16
+/* select.netns entry that names the daemon's own namespace besides "" (vqtunectl's "-") */
+#define POLICY_OWN_NETNS_ALIAS	"-"
 /* bytes of one select entry incl. NUL: globs and netns names, longer than IFNAMSIZ */
 #define POLICY_SELECT_LEN	64
 /* errors kept per validation; more are counted, not stored */
@@ -45,7 +47,7 @@ struct policy {
 	char mode[16];			/* "observe" | "advise" | "active" */
 	struct policy_select drivers;	/* ethtool drvinfo driver, exact */
 	struct policy_select names;	/* fnmatch(3) globs on the device name */
-	struct policy_select netns;	/* netns names; "" is the daemon's own */
+	struct policy_select netns;	/* netns names; "" (or "-") is the daemon's own */
 	bool enabled[POLICY_CTL_NUM];	/* the decide stage calls this law at all */
 	uint32_t throughput_floor_pct;	/* % of a queue's TX rate a step may not give up
 					 * (decide.c floor_check(); 0: no floor) */

@@ -267,12 +267,29 @@ static bool select_has(const struct policy_select *s, const char *v, bool glob)
 	return false;
 }
 
+/*
+ * select.netns: "" is the daemon's own namespace, as in the API's "netns" fields, and so is
+ * "-", the way vqtunectl and a device selector name it (netns_find()); no watched namespace
+ * can be called "-" (netns.c refuses the name), so the two never clash.
+ */
+static bool netns_has(const struct policy_select *s, const char *netns)
+{
+	unsigned int i;
+
+	if (select_has(s, netns, false))
+		return true;
+	for (i = 0; !netns[0] && i < s->n; i++)
+		if (!strcmp(s->v[i], POLICY_OWN_NETNS_ALIAS))
+			return true;
+	return false;
+}
+
 bool policy_selects(const struct policy *p, const char *driver, const char *name,
 		    const char *netns)
 {
 	return select_has(&p->drivers, driver ? driver : "", false) &&
 	       select_has(&p->names, name ? name : "", true) &&
-	       select_has(&p->netns, netns ? netns : "", false);
+	       netns_has(&p->netns, netns ? netns : "");
 }
 
 void policy_set_path(const char *path)

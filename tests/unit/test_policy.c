@@ -263,6 +263,14 @@ static void test_select(void **state)
 	assert_false(policy_selects(&p, "e1000", "lab0", ""));
 	assert_false(policy_selects(&p, "veth", "eth0", ""));
 	assert_false(policy_selects(&p, "veth", "lab0", "other"));
+	/* "-", vqtunectl's name of the daemon's own namespace, selects it as "" does, kept as
+	 * written; it names no other namespace */
+	t = "{\"select\": {\"netns\": [\"-\"]}}";
+	assert_int_equal(validate(t, &p), 0);
+	assert_true(policy_selects(&p, "veth", "eth0", ""));
+	assert_false(policy_selects(&p, "veth", "lab0", "lab"));
+	assert_false(policy_selects(&p, "veth", "lab0", "-x"));
+	assert_string_equal(p.netns.v[0], "-");
 	policy_defaults(&p);
 	assert_true(policy_selects(&p, "anything", "any", "ns"));
 	t = "{\"select\": {\"drivers\": [\"\"], \"names\": [\"a\", 1]}}";
