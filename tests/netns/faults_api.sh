@@ -7,9 +7,9 @@
 # dropped first, so the close does not reset the reply away); a path with %00 is 400 saying
 # so, not "malformed"; a "\u0000" in the body is 400 in our words at the escape's line and
 # column, a raw NUL byte too (the value before it is not applied); a request-target over
-# 8000 bytes is a JSON 414, one past MHD's buffer is MHD's business (its 414 or no reply)
-# and the daemon serves on; two Authorization headers are 400 naming the header, also when
-# one holds the right token; vqtuned refuses --token-file without --listen, and warns
+# 8000 bytes is a JSON 414, one past MHD's buffer is MHD's business (its 414 or no reply), so
+# are header fields past it (its 431 or no reply), and the daemon serves on; two
+# Authorization headers are 400 naming the header, also when one holds the right token; vqtuned refuses --token-file without --listen, and warns
 # (naming path and mode) about a token file group or others may read or write, not about a
 # 0600 one. rx-channels 0 is 422 out_of_range before the kernel sees it (min 1 in the device
 # view); a queue on veth, whose NAPIs are not linked to queues, is 404 saying so and naming
@@ -189,6 +189,37 @@ code=$(curl -s -m 3 -o /dev/null -w '%{http_code}' --unix-socket "$VQ_SOCK" \
 	"http://localhost$(uri_of "/v1/status?" $MHD_OVER_BYTES)")
 check_true "request-target of $MHD_OVER_BYTES bytes: MHD's 414 or no reply ($code)" \
 	grep -Eqx '414|000' <<<"$code"
+check_true "daemon alive and /healthz 200 after it" vq_healthy
+# header fields past that buffer, line by line: MHD's own HTML 431 (docs/api.md), or no reply
+# when the bytes arrive otherwise; never a routed answer, and the daemon serves on
+code=$(python3 - "$VQ_SOCK" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.settimeout(3)
+lines = [b"GET /v1/status HTTP/1.1\r\n", b"Host: x\r\n"]
+lines += [b"X-H%d: %s\r\n" % (i, b"y" * 1000) for i in range(40)] + [b"\r\n"]
+d = b""
+try:
+    for l in lines:
+        s.sendall(l)
+        time.sleep(0.01)
+except OSError:
+    pass	# MHD may answer and close before the last line
+try:
+    while True:
+        c = s.recv(65536)
+        if not c:
+            break
+        d += c
+except OSError:
+    pass
+ok_html = b"<html>" in d
+print(d.split(b" ")[1].decode() + ("" if ok_html else "-not-html") if d else "000")
+PY
+)
+check_true "40 header lines of 1000 bytes: MHD's HTML 431 or no reply ($code)" \
+	grep -Eqx '431|000' <<<"$code"
 check_true "daemon alive and /healthz 200 after it" vq_healthy
 
 # Authorization is a singleton field (RFC 9110 5.3): two lines are refused, on any route
