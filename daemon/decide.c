@@ -442,7 +442,7 @@ static void apply(struct device *d, struct ctl_unit *u, enum policy_ctl law,
 		 */
 		u->st.knob[k] = s->old_value;
 		guard_forget(&u->g[k]);
-		u->g[k].hold_until_tick = ctl_tick + policy_get()->law.hold_ticks;
+		guard_hold_for(&u->g[k], GUARD_HOLD_FAILED, ctl_tick, policy_get()->law.hold_ticks);
 		log_warn("%s: %s %s: %s step %" PRId64 " -> %" PRId64 " not written: %s",
 			 d->name, decide_law_name(law), u->ki[k].inst,
 			 knob_table[lk_kid[k]].name, s->old_value, s->new_value, err);
@@ -494,7 +494,9 @@ static bool floor_check(struct device *d, struct ctl_unit *u, const struct polic
 	sigj = decide_signals_json(s);
 	apply(d, u, f->law, &back, true, sigj, NAN);
 	json_decref(sigj);
-	u->g[f->knob].hold_until_tick = ctl_tick + p->law.hold_ticks;
+	/* a rollback that failed is held as the failed write it is (apply() held it so) */
+	if (u->g[f->knob].hold_why != GUARD_HOLD_FAILED || u->g[f->knob].hold_from_tick != ctl_tick)
+		guard_hold_for(&u->g[f->knob], GUARD_HOLD_FLOOR, ctl_tick, p->law.hold_ticks);
 	u->g[f->knob].eval_pending = false;
 	return true;
 }

@@ -181,6 +181,30 @@ void guard_forget(struct guard_knob *g)
 	memset(g, 0, sizeof(*g));
 }
 
+void guard_hold_for(struct guard_knob *g, enum guard_hold_why why, uint64_t tick,
+		    uint32_t hold_ticks)
+{
+	g->hold_until_tick = tick + hold_ticks;
+	g->hold_why = why;
+	g->hold_from_tick = tick;
+}
+
+/* What started the hold of @g, for the held reason: one clause, with its tick. */
+static const char *guard_hold_cause(const struct guard_knob *g, char *buf, size_t len)
+{
+	static const char *const why[] = {
+		[GUARD_HOLD_NONE] = "held",
+		[GUARD_HOLD_ROLLBACK] = "its step made the objective worse and was rolled back",
+		[GUARD_HOLD_FLOOR] = "its step broke the throughput floor and was rolled back",
+		[GUARD_HOLD_OSCILLATION] = "it reversed direction too often (oscillation)",
+		[GUARD_HOLD_FAILED] = "its write failed (refused by the kernel, or not journalled)",
+	};
+
+	snprintf(buf, len, "%s at tick %llu", why[g->hold_why <= GUARD_HOLD_FAILED ? g->hold_why :
+		 GUARD_HOLD_NONE], (unsigned long long)g->hold_from_tick);
+	return buf;
+}
+
 static enum guard_verdict guard_hold(struct law_step *out, const struct law_step *want,
 				     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static enum guard_verdict guard_hold(struct law_step *out, const struct law_step *want,
@@ -250,7 +274,7 @@ static enum guard_verdict guard_judge(struct guard_knob *g, const struct guard_i
 		    law_knob_name(in->knob), (long long)g->eval_new, (long long)g->eval_old,
 		    g->eval_cost, in->cost);
 	guard_note_dir(g, g->eval_old > g->eval_new ? 1 : -1, in->tick);
-	g->hold_until_tick = in->tick + pol->hold_ticks;
+	guard_hold_for(g, GUARD_HOLD_ROLLBACK, in->tick, pol->hold_ticks);
 	return GUARD_ROLLBACK;
 }
 
@@ -259,6 +283,7 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 				struct law_step *out)
 {
 	const char *name = law_knob_name(in->knob);
+	char cause[LAW_REASON_MAX / 2];
 	enum guard_verdict v;
 	uint32_t rev_max;
 	int64_t nv;
@@ -279,8 +304,9 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 	if (want->knob != in->knob)
 		return guard_hold(out, want, "held %s: step for another knob", name);
 	if (in->tick < g->hold_until_tick)
-		return guard_hold(out, want, "held %s until tick %llu (rollback, oscillation or "
-				  "refused write)", name, (unsigned long long)g->hold_until_tick);
+		return guard_hold(out, want, "held %s until tick %llu: %s", name,
+				  (unsigned long long)g->hold_until_tick,
+				  guard_hold_cause(g, cause, sizeof(cause)));
 	if (g->last_step_tick && in->tick < g->last_step_tick + pol->cooldown_ticks)
 		return guard_hold(out, want, "held %s: cooldown, last step at tick %llu", name,
 				  (unsigned long long)g->last_step_tick);
@@ -299,7 +325,7 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 		GUARD_REV_MAX - 1;
 	if (g->last_dir && dir != g->last_dir &&
 	    guard_reversals(g, in->tick, pol->osc_window_ticks) + 1 > rev_max) {
-		g->hold_until_tick = in->tick + pol->hold_ticks;
+		guard_hold_for(g, GUARD_HOLD_OSCILLATION, in->tick, pol->hold_ticks);
 		return guard_hold(out, want, "held %s: oscillating, %u reversals in %u ticks",
 				  name, guard_reversals(g, in->tick, pol->osc_window_ticks) + 1,
 				  pol->osc_window_ticks);

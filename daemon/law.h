@@ -173,6 +173,15 @@ struct law_step {
 	char reason[LAW_REASON_MAX];
 };
 
+/* Why a knob is held until guard_knob.hold_until_tick: each named in the held reason. */
+enum guard_hold_why {
+	GUARD_HOLD_NONE,
+	GUARD_HOLD_ROLLBACK,		/* its step made the law's objective worse: undone */
+	GUARD_HOLD_FLOOR,		/* its step broke the throughput floor: undone (decide.c) */
+	GUARD_HOLD_OSCILLATION,		/* too many direction reversals in the window */
+	GUARD_HOLD_FAILED,		/* the write failed: kernel or journal (decide.c) */
+};
+
 /* Guard state of one knob of one queue. All ticks count from 1; 0 means "never". */
 #define GUARD_REV_MAX	16
 struct guard_knob {
@@ -181,6 +190,8 @@ struct guard_knob {
 	uint64_t rev_tick[GUARD_REV_MAX];	/* ring of ticks of direction reversals */
 	uint32_t rev_next;
 	uint64_t hold_until_tick;
+	enum guard_hold_why hold_why;	/* what started the hold */
+	uint64_t hold_from_tick;	/* the tick it started */
 	bool eval_pending;
 	int64_t eval_old, eval_new;
 	double eval_cost;		/* objective before the step */
@@ -276,6 +287,14 @@ int guard_tick(struct guard_knob g[LK_NUM], struct law_state *st, const struct l
 	       const struct law_policy *pol, struct law_step done[LK_NUM], struct law_step *held);
 /* Forget the guard's memory of a knob (write failed, knob released after a pin). */
 void guard_forget(struct guard_knob *g);
+/*
+ * Hold the knob of @g from @tick for @hold_ticks ticks because of @why: its reviews until
+ * then are GUARD_HOLD, their reason naming @why and @tick ("held bql-limit-max until tick
+ * 45: its write failed at tick 15 ..."). The guard's own rollback and oscillation holds use
+ * it, and so does the decide stage for a failed write and a throughput-floor rollback.
+ */
+void guard_hold_for(struct guard_knob *g, enum guard_hold_why why, uint64_t tick,
+		    uint32_t hold_ticks);
 
 /* Helpers the laws share (guard.c): clamp to bounds, relative change, reason writer. */
 int64_t law_clamp(const struct law_policy *pol, enum law_knob k, double v);

@@ -355,6 +355,8 @@ static void test_no_control(void **state)
 static void test_write_fails(void **state)
 {
 	struct device *d = mkdev();
+	unsigned long long until, from;
+	const char *cause;
 	json_t *c, *q;
 	unsigned int i;
 
@@ -384,7 +386,17 @@ static void test_write_fails(void **state)
 	 */
 	assert_int_equal(n_events, 2);
 	assert_string_equal(events[1].decision, "held");
-	assert_non_null(strstr(events[1].reason, "refused write"));
+	/*
+	 * the held reason names what held it, the failed write, and when: hold_ticks (30)
+	 * before the hold ends; not a list of possible causes
+	 */
+	cause = strstr(events[1].reason, ": its write failed (refused by the kernel, or not "
+		       "journalled) at tick ");
+	assert_non_null(cause);
+	assert_int_equal(sscanf(events[1].reason, "held bql-limit-max until tick %llu", &until), 1);
+	assert_int_equal(sscanf(strstr(cause, "at tick "), "at tick %llu", &from), 1);
+	assert_int_equal(until - from, 30);
+	assert_null(strstr(events[1].reason, "oscillation"));
 	/* the law's whole reason, figures and all, follows the guard's words (once cut at 160) */
 	assert_true(strlen(events[1].reason) > 160);
 	assert_non_null(strstr(events[1].reason, "(law: delay "));
@@ -426,12 +438,15 @@ static void test_floor_rollback(void **state)
 	assert_int_equal(writes[1].v, before);
 	assert_string_equal(writes[1].decision, "rollback");
 	assert_non_null(strstr(events[n_events - 1].reason, "throughput floor"));
-	/* held afterwards: the same step is not retried at once */
+	/* held afterwards: the same step is not retried at once, and the hold says why */
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);
 		decide_tick();
 	}
 	assert_int_equal(n_writes, 2);
+	assert_string_equal(events[n_events - 1].decision, "held");
+	assert_non_null(strstr(events[n_events - 1].reason, ": its step broke the throughput floor "
+			       "and was rolled back at tick "));
 	/* without a floor the same drop is the law's business (its objective), not the floor's */
 	teardown(state);
 	d = mkdev();

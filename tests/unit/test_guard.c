@@ -93,7 +93,8 @@ static void test_rollback_of_worse_step(void **state)
 	fix_apply(&f, v);
 	/* then the knob holds for hold_ticks (30) */
 	assert_int_equal(fix_review(&f, 100000, 10, 1.0), GUARD_HOLD);
-	assert_non_null(strstr(f.out.reason, "until tick 32"));
+	assert_string_equal(f.out.reason, "held bql-limit-max until tick 32: its step made the "
+			    "objective worse and was rolled back at tick 2");
 	assert_int_equal(fix_review(&f, 100000, 32, 1.0), GUARD_APPLY);
 }
 
@@ -144,10 +145,38 @@ static void test_oscillation_holds(void **state)
 	assert_int_equal(v, GUARD_HOLD);
 	assert_int_equal(applied, f.pol.osc_reversals_max + 1);
 	assert_non_null(strstr(f.out.reason, "oscillating, 9 reversals in 32 ticks"));
-	/* held for hold_ticks, in either direction */
+	/* held for hold_ticks, in either direction, and the hold says it was the oscillation */
 	assert_int_equal(fix_review(&f, f.in.value * 2, tick + 2, 1.0), GUARD_HOLD);
+	assert_non_null(strstr(f.out.reason, ": it reversed direction too often (oscillation) at "
+			       "tick "));
+	assert_null(strstr(f.out.reason, "rolled back"));
 	assert_int_equal(fix_review(&f, f.in.value == 50 ? 100 : 50, tick + f.pol.hold_ticks,
 				    1.0), GUARD_APPLY);
+}
+
+/* a hold the decide stage starts (a failed write, a throughput-floor rollback) names itself */
+static void test_hold_names_cause(void **state)
+{
+	static const struct {
+		enum guard_hold_why why;
+		const char *reason;
+	} c[] = {
+		{ GUARD_HOLD_FAILED, "held rx-usecs until tick 40: its write failed (refused by the "
+				     "kernel, or not journalled) at tick 10" },
+		{ GUARD_HOLD_FLOOR, "held rx-usecs until tick 40: its step broke the throughput "
+				    "floor and was rolled back at tick 10" },
+	};
+	struct fix f;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fix_init(&f, LK_RX_USECS, 20);
+		guard_hold_for(&f.g, c[i].why, 10, f.pol.hold_ticks);
+		assert_int_equal(fix_review(&f, 40, 11, 1.0), GUARD_HOLD);
+		assert_string_equal(f.out.reason, c[i].reason);
+		assert_int_equal(f.out.new_value, 20);
+		assert_int_equal(fix_review(&f, 40, 40, 1.0), GUARD_APPLY);
+	}
 }
 
 static void test_pinned_no_step(void **state)
@@ -299,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_rollback_of_worse_step),
 		cmocka_unit_test(test_no_rollback_when_not_worse),
 		cmocka_unit_test(test_oscillation_holds),
+		cmocka_unit_test(test_hold_names_cause),
 		cmocka_unit_test(test_pinned_no_step),
 		cmocka_unit_test(test_disruptive_needs_consent),
 		cmocka_unit_test(test_step_bounds_and_band),
