@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -60,29 +61,110 @@ static int nul_escape_pos(const char *text, size_t len, int *line, int *col)
 	return 0;
 }
 
-/*
- * Line and column (1-based, as nul_escape_pos()) of the first raw NUL byte in @text's first
- * @before bytes (where jansson stopped: an earlier fault is its to name); 0 when none. jansson reads a body by its length, but names a NUL after a whole value
- * "end of file expected near end of file", which reads as if the body had ended there.
- */
-static int nul_byte_pos(const char *text, size_t len, size_t before, int *line, int *col)
-{
-	const char *nul = memchr(text, '\0', len < before ? len : before);
-	size_t i;
+/* longest UTF-8 sequence (RFC 3629 3) */
+#define UTF8_SEQ_MAX_BYTES	4
+/* UTF-8 byte order mark, U+FEFF (RFC 3629 6); RFC 8259 8.1: JSON text must not start with it */
+static const char json_bom[] = "\xef\xbb\xbf";
 
-	if (!nul)
+/*
+ * Bytes in the well-formed UTF-8 sequence at @p (at most @left bytes), RFC 3629 4: no
+ * overlong form, no surrogate, nothing past U+10FFFF. 0 when @p starts no such sequence.
+ */
+static size_t utf8_seq_len(const unsigned char *p, size_t left)
+{
+	unsigned char lo = 0x80, hi = 0xbf;	/* range of the second byte */
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
 		return 0;
-	*line = 1;
-	*col = 1;
-	for (i = 0; text + i < nul; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-			(*col)++;
-		}
+	if (p[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (p[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (p[0] == 0xf4)
+		hi = 0x8f;		/* past U+10FFFF */
+	if (n > left || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * Bytes of the text jansson looked at before it failed: its position is past a control byte
+ * it read outside a string, but before a byte it put back, as it does with a sequence it
+ * cannot decode and with a control byte inside a string (jansson's load.c words that one
+ * "control character 0x.."; no error code of its own): then one more sequence counts.
+ */
+static size_t json_fault_limit(const json_error_t *jerr)
+{
+	static const char ctl[] = "control character";
+	size_t at = jerr->position > 0 ? (size_t)jerr->position : 0;
+
+	if (json_error_code(jerr) == json_error_invalid_utf8 ||
+	    !strncmp(jerr->text, ctl, strlen(ctl)))
+		at += UTF8_SEQ_MAX_BYTES;
+	return at;
+}
+
+/* A byte that can be JSON's white space but nothing else (RFC 8259 2). */
+static bool json_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,
+			   const char *what, int *line, int *col, char *msg, size_t msglen)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	size_t before = json_fault_limit(jerr);
+	size_t i, n;
+
+	*line = *col = 0;
+	for (i = 0; i < len && json_ws(text[i]); i++)
+		;
+	if (i == len) {
+		snprintf(msg, msglen, len ? "%s holds only white space, no JSON value" :
+			 "%s is empty", what);
+		return 1;
 	}
-	return 1;
+	*line = *col = 1;
+	if (len >= strlen(json_bom) && !memcmp(text, json_bom, strlen(json_bom))) {
+		snprintf(msg, msglen, "%s starts with a UTF-8 byte order mark; %s it without one",
+			 what, strcmp(what, "file") ? "send" : "save");
+		return 1;
+	}
+	for (i = 0; i < len && i < before; i += n) {
+		n = utf8_seq_len(u + i, len - i);
+		if (n && (u[i] >= 0x20 || json_ws(text[i]))) {
+			/* a character, as jansson counts columns */
+			if (text[i] == '\n') {
+				(*line)++;
+				*col = 1;
+			} else {
+				(*col)++;
+			}
+			continue;
+		}
+		if (!u[i])
+			snprintf(msg, msglen, "a NUL byte is not allowed in JSON text");
+		else
+			snprintf(msg, msglen, "byte 0x%02X is not JSON text (%s)", u[i],
+				 n ? "a control character" : "not UTF-8");
+		return 1;
+	}
+	return 0;
 }
 
 int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, json_t **err)
@@ -92,17 +174,24 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 	json_t *e, *m;
 	enum json_error_code code = json_error_code(jerr);
 
-	/* RFC 8259: a NUL byte is neither whitespace nor a token, nor allowed raw in a string */
-	if (nul_byte_pos(text, len, jerr->position, &line, &col)) {
-		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: a NUL byte is not "
-				  "allowed in JSON text", line, col);
+	/*
+	 * RFC 8259: a NUL or other control byte is neither white space nor a token, nor allowed
+	 * raw in a string; a byte order mark or bytes that are not UTF-8 are no JSON text either
+	 */
+	if (apierr_json_text_fault(text, len, jerr, "body", &line, &col, msg,
+				   sizeof(msg))) {
+		if (line)
+			*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", line,
+					  col, msg);
+		else
+			*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "%s", msg);
 		return APIERR_HTTP_BAD_REQUEST;
 	}
 
 	/* a NUL in a value and one in a key are the same fault to a client */
 	if (code != json_error_null_character && code != json_error_null_byte_in_key) {
 		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", jerr->line,
-				  jerr->column, jerr->text);
+				  apierr_column(jerr->column), jerr->text);
 		return APIERR_HTTP_BAD_REQUEST;
 	}
 	if (!nul_escape_pos(text, len, &line, &col)) {

@@ -11,12 +11,36 @@ json_t *apierr_new(const char *code, const char *field, const char *fmt, ...)
 
 /*
  * The 400 invalid_json reply for the @len bytes of @text that json_loadb() could not parse
- * (@jerr): "line L column C: <why>" with jansson's line and column (1-based). A NUL character
+ * (@jerr): "line L column C: <why>" with jansson's line and column (1-based; jansson's
+ * column 0, "before the first character" of a line, is given as 1). A NUL character
  * ("\u0000": RFC 8259 7 allows it, the API's strings are C strings) is named in our words,
  * "NUL character (\u0000) in a string is not allowed", at the escape itself (jansson points
- * at the end of its string); other errors keep jansson's text.
+ * at the end of its string); so are the faults of apierr_json_text_fault() (@what "body");
+ * other errors keep jansson's text.
  * Returns 400 and stores an apierr_new() object in *err.
  */
 int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, json_t **err);
+
+/*
+ * A fault of the JSON text @text (@len bytes) that json_loadb() refused with @jerr and
+ * words poorly, named so a person can act on it; @what names the text ("file",
+ * "body"). In order: nothing but white space ("file is empty", "file holds only white
+ * space, no JSON value"); a UTF-8 byte order mark at the start (RFC 8259 8.1: "file starts
+ * with a UTF-8 byte order mark; save it without one"); up to where jansson stopped, a
+ * byte that is never JSON text: NUL ("a NUL byte is not allowed in JSON text"), another
+ * control byte but tab, LF and CR, or one that is not part of well-formed UTF-8 (RFC 3629),
+ * "byte 0x01 is not JSON text (a control character)" / "(not UTF-8)". jansson quotes such
+ * bytes raw, where they are invisible. Fills @msg, and *line and *col (1-based, characters
+ * as jansson counts them) with the place, both 0 when the fault has none (empty text).
+ * Returns 1, or 0 when none applies and jansson's words are the ones to give.
+ */
+int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,
+			   const char *what, int *line, int *col, char *msg, size_t msglen);
+
+/* jansson's column, 1-based: it gives 0 at the start of a line (after a newline, or EOF). */
+static inline int apierr_column(int jansson_column)
+{
+	return jansson_column < 1 ? 1 : jansson_column;
+}
 
 #endif

@@ -5,7 +5,8 @@
 # survives a broken file; a good variant replaces it. The policy of --policy is an event at
 # start like a reload; a directory given as a policy file is named as one everywhere.
 # `vqtuned --check-policy` accepts every shipped file (mode active too) and names
-# FILE:LINE:COLUMN: FIELD for each bad one.
+# FILE:LINE:COLUMN: FIELD for each bad one. A file or PUT body that is no JSON text (a UTF-8
+# byte order mark, a control byte, nothing at all) is named in words, not as jansson's quote.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) || exit $KSFT_FAIL
@@ -211,6 +212,33 @@ check_true "... daemon answers" vq_ctl status
 check "... policy unchanged" "$after_set" "$(snap)"
 check_true "... the log says it is not a regular file" \
 	grep -qF "policy $POL: is not a regular file" "$VQ_TMP/vqtuned.log"
+rm "$POL"
+# not JSON text at all: named in words (no invisible byte quoted, no column 0), in the log and
+# in the event; a PUT body with a byte order mark likewise
+ev_last_error() { vq_ctl --json events | vq_json "[e['reason'] for e in d['events'] if e['who'] == 'error'][-1]"; }
+printf '\xef\xbb\xbf' >"$POL" && cat "$VQ_ROOT/policies/observe.json" >>"$POL"
+seen=$((seen + 1)); check_true "SIGHUP with a BOM handled (reload $seen logged)" hup_wait $seen
+check "... policy unchanged" "$after_set" "$(snap)"
+check "... the event names the byte order mark" "policy reload (SIGHUP) rejected, 'observe-set \
+(modified)' stays in force: $POL:1:1: file starts with a UTF-8 byte order mark; save it without one" \
+	"$(ev_last_error)"
+printf '{\n  "name": "x\x01"}\n' >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP with byte 0x01 handled (reload $seen logged)" hup_wait $seen
+check_true "... the log names the byte and its place" \
+	grep -qF "policy $POL:2:13: byte 0x01 is not JSON text (a control character)" "$VQ_TMP/vqtuned.log"
+: >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP with an empty file handled (reload $seen logged)" hup_wait $seen
+check "... the event says it is empty" "policy reload (SIGHUP) rejected, 'observe-set (modified)' \
+stays in force: $POL: file is empty" "$(ev_last_error)"
+check "... policy unchanged" "$after_set" "$(snap)"
+printf '\xef\xbb\xbf' >"$VQ_TMP/bom.json" && cat "$VQ_ROOT/policies/observe.json" >>"$VQ_TMP/bom.json"
+code=$(curl -s -o "$VQ_TMP/bom.out" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X PUT \
+	-H 'Content-Type: application/json' --data-binary "@$VQ_TMP/bom.json" http://localhost/v1/policy)
+check "PUT /v1/policy with a BOM: status" 400 "$code"
+check "... invalid_json naming the byte order mark" "invalid_json|line 1 column 1: body starts \
+with a UTF-8 byte order mark; send it without one" \
+	"$(vq_json 'd["error"]["code"] + "|" + d["error"]["message"]' <"$VQ_TMP/bom.out")"
+check "... policy unchanged" "$after_set" "$(snap)"
 rm "$POL"
 sed 's/"mode": "observe"/"mode": "advise"/' "$VQ_ROOT/policies/observe.json" >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen

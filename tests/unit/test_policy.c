@@ -505,6 +505,52 @@ static void test_check_file(void **state)
 	assert_string_equal(out, want);
 }
 
+/*
+ * A file that is not JSON text at all is named in words a person can act on (--check-policy,
+ * start and SIGHUP share this path): a byte order mark, a control or non-UTF-8 byte at its
+ * own line and column (jansson quotes it raw, invisibly), an empty file without a column 0.
+ */
+static void test_check_file_text(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		const char *where, *msg;
+	} c[] = {
+		{ "\xef\xbb\xbf{\"mode\": \"active\"}\n", 22, ":1:1",
+		  "file starts with a UTF-8 byte order mark; save it without one" },
+		{ "{\"name\":\"x\",\x01}\n", 15, ":1:13",
+		  "byte 0x01 is not JSON text (a control character)" },
+		{ "{\"name\":\n \"x\xff\"}\n", 17, ":2:4", "byte 0xFF is not JSON text (not UTF-8)" },
+		{ "\x89PNG\r\n", 6, ":1:1", "byte 0x89 is not JSON text (not UTF-8)" },
+		{ "{\"name\": 1\x00}", 13, ":1:11", "a NUL byte is not allowed in JSON text" },
+		{ "", 0, "", "file is empty" },
+		{ "  \n", 3, "", "file holds only white space, no JSON value" },
+		{ "{\"name\":\"x\",\n", 13, ":2:1", "string or '}' expected near end of file" },
+	};
+	char out[512], want[512];
+	size_t i, n;
+	FILE *f;
+	int fd;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(tmp_path, sizeof(tmp_path), "/tmp/vqpolicy.XXXXXX");
+		fd = mkstemp(tmp_path);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, c[i].bytes, c[i].len), (ssize_t)c[i].len);
+		close(fd);
+		f = tmpfile();
+		assert_int_equal(policy_check_file(tmp_path, f), -EINVAL);
+		unlink(tmp_path);
+		rewind(f);
+		n = fread(out, 1, sizeof(out) - 1, f);
+		out[n] = '\0';
+		fclose(f);
+		snprintf(want, sizeof(want), "%s%s: %s\n", tmp_path, c[i].where, c[i].msg);
+		assert_string_equal(out, want);
+	}
+}
+
 static void test_scanner(void **state)
 {
 	/* escaped keys, strings holding brackets and quotes, UTF-8 counted as characters */
@@ -547,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_load_atomic),
 		cmocka_unit_test(test_load_why_logged),
 		cmocka_unit_test(test_check_file),
+		cmocka_unit_test(test_check_file_text),
 		cmocka_unit_test(test_scanner),
 	};
 

@@ -204,6 +204,46 @@ static void test_json_other_errors(void **state)
 	json_decref(err);
 }
 
+/*
+ * Bytes jansson quotes raw (invisible on a terminal) and a byte order mark are named in
+ * words, at their own line and column; a column is never 0.
+ */
+static void test_json_text_faults(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} c[] = {
+		{ "\xef\xbb\xbf{\"value\":1}",
+		  "line 1 column 1: body starts with a UTF-8 byte order mark; send it without one" },
+		{ "{\"value\":1,\x01}", "line 1 column 12: byte 0x01 is not JSON text (a control "
+		  "character)" },
+		/* inside a string jansson puts the byte back: still found, at its own column */
+		{ "{\"r\": \"x\x1f\"}", "line 1 column 9: byte 0x1F is not JSON text (a control "
+		  "character)" },
+		{ "{\n \"r\": \"x\xff\"}", "line 2 column 9: byte 0xFF is not JSON text (not "
+		  "UTF-8)" },
+		/* overlong "/" (C0 AF) and a lone continuation byte are not UTF-8 either */
+		{ "{\"r\": \"\xc0\xaf\"}", "line 1 column 8: byte 0xC0 is not JSON text (not UTF-8)" },
+		{ "{\"r\": \"\xc3\xa9\x80\"}", "line 1 column 9: byte 0x80 is not JSON text (not "
+		  "UTF-8)" },
+		{ " \n\t", "body holds only white space, no JSON value" },
+		/* jansson's column 0 at the start of a line is column 1 */
+		{ "{\"value\":1,\n", "line 2 column 1: string or '}' expected near end of file" },
+		/* a control byte after the fault jansson found is not the fault */
+		{ "{\"a\" 1\x01}", "line 1 column 6: ':' expected near '1'" },
+	};
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		json_t *err = parse_err(c[i].text, &st);
+
+		assert_int_equal(st, 400);
+		assert_string_equal(err_msg(err), c[i].msg);
+		json_decref(err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_only_fields),
 		cmocka_unit_test(test_json_nul),
 		cmocka_unit_test(test_json_other_errors),
+		cmocka_unit_test(test_json_text_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
