@@ -254,12 +254,9 @@ static bool eth_value(const struct device *d, enum knob_id k, enum knob_prov *p,
  */
 static uint64_t chan_min(const struct device *d, enum knob_id k)
 {
-	const struct eth_channels *c = &d->ch;
-	bool combined = (c->present & CHAN_PRESENT_COMBINED) && c->combined;
+	bool combined = (d->ch.present & CHAN_PRESENT_COMBINED) && d->ch.combined;
 
-	if (k != K_RX_CHANNELS && k != K_TX_CHANNELS)
-		return knob_table[k].min;
-	return combined ? 0 : knob_table[k].min;
+	return (k == K_RX_CHANNELS || k == K_TX_CHANNELS) && combined ? 0 : knob_table[k].min;
 }
 
 unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
