@@ -32,6 +32,12 @@ static int writable_dev(const char *sel, struct device **d, json_t **out)
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
 		return 404;
 	}
+	/* sample.c never manages a loopback device, whatever --manage names */
+	if (!(*d)->managed && ((*d)->flags & IFF_LOOPBACK)) {
+		*out = apierr_new(VQ_ERR_READ_ONLY, "dev", "device '%s' is a loopback device: "
+				  "observed read-only, never written (--manage does not apply)", sel);
+		return 403;
+	}
 	if (!(*d)->managed) {
 		*out = apierr_new(VQ_ERR_READ_ONLY, "dev",
 				  "device '%s' is observed read-only (not managed: see --manage)", sel);

@@ -7,7 +7,9 @@
  *   to address a NAPI instead; linked NAPIs keep the plain "no instance on queue N" reply;
  * - a release's ?queue= out of range is 422 out_of_range in the words a PUT body's "queue"
  *   gets, a non-number stays 400 invalid_field;
- * - pause and resume of a vqpair back end are refused as a set on it is (422 unsupported).
+ * - pause and resume of a vqpair back end are refused as a set on it is (422 unsupported);
+ * - an unmanaged device is 403 read_only pointing to --manage, except a loopback device,
+ *   which --manage never makes writable.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -36,6 +38,8 @@ static struct netns ns = { .name = "lab" };
 static struct device veth = { .ns = &ns, .name = "vb", .managed = true };
 static struct device back = { .ns = &ns, .name = "vqb", .managed = true };
 static struct device front = { .ns = &ns, .name = "vqf0", .managed = true };
+static struct device lo = { .ns = &ns, .name = "lo", .flags = IFF_LOOPBACK };
+static struct device host = { .ns = &ns, .name = "eth0" };
 static int n_events, n_sets;
 
 const struct knob_desc knob_table[K_NUM] = {
@@ -48,7 +52,7 @@ const struct knob_desc knob_table[K_NUM] = {
 
 struct device *dev_resolve(const char *sel, int *err)
 {
-	struct device *all[] = { &veth, &back, &front };
+	struct device *all[] = { &veth, &back, &front, &lo, &host };
 	size_t i;
 
 	*err = -ENOENT;
@@ -326,12 +330,34 @@ static void test_pause_back_end(void **state)
 	json_decref(r);
 }
 
+/* read-only devices: --manage is the remedy for one, never for a loopback device */
+static void test_read_only_words(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	n_sets = 0;
+	assert_int_equal(put("lab:eth0", "busyloop-us", "{\"value\":10}", &r), 403);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_READ_ONLY);
+	assert_string_equal(err_str(r, "field"), "dev");
+	assert_string_equal(err_str(r, "message"),
+			    "device 'lab:eth0' is observed read-only (not managed: see --manage)");
+	json_decref(r);
+	assert_int_equal(put("lab:lo", "busyloop-us", "{\"value\":10}", &r), 403);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_READ_ONLY);
+	assert_string_equal(err_str(r, "message"), "device 'lab:lo' is a loopback device: observed "
+			    "read-only, never written (--manage does not apply)");
+	json_decref(r);
+	assert_int_equal(n_sets, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue_on_unlinked_napis),
 		cmocka_unit_test(test_release_queue_range),
 		cmocka_unit_test(test_pause_back_end),
+		cmocka_unit_test(test_read_only_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

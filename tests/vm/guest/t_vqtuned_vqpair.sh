@@ -119,6 +119,12 @@ if ctl set $NSB:$BACK busyloop-us 10 > /tmp/e.back 2>&1; then
 fi
 grep -q "back end of a vqpair" /tmp/e.back && grep -q "front, $FRONT" /tmp/e.back ||
 	{ cat /tmp/e.back; fail "a set on the back does not point to the front"; }
+# so is a pause of the back end (its controllers run on the front)
+if ctl pause $NSB:$BACK > /tmp/e.pause 2>&1; then
+	fail "pause accepted on the back end"
+fi
+grep -q "back end of a vqpair" /tmp/e.pause && grep -q "paused on the front, $FRONT" /tmp/e.pause ||
+	{ cat /tmp/e.pause; fail "a pause of the back does not point to the front"; }
 # vqpair's queue-pair count is fixed: combined-channels is read-only, with the reason
 grep -A14 '"name": "combined-channels"' /tmp/k.front | grep -q '"writable": false' &&
 	grep -q 'cannot change its channel counts' /tmp/k.front ||
