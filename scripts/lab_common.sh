@@ -46,3 +46,15 @@ lab_status_line() {
 		printf " %s:%s tx %s %s", $2, $1, $(NF - 1), $NF }')
 	say "lab: [$(elapsed)s] $PHASE:${_s:- (API not answering)}"
 }
+
+# lab_write_hint: the write examples (write_commands) once the active pass runs ($ACTIVE 1),
+# else why they wait: a write in the default pass changes what the default column measures.
+# The caller has say() and write_commands().
+lab_write_hint() {
+	if [ "$ACTIVE" = 1 ]; then
+		write_commands
+	else
+		say "     Write examples (set, with the run's token) come when the active pass starts:"
+		say "     a write in the default pass changes the default column."
+	fi
+}

@@ -215,12 +215,7 @@ lab: vqtuned's API is at $URL. From another terminal:
        $C watch ${NSP}vqa:vqf0
        $C events --follow
 TXT
-	if [ $ACTIVE = 1 ]; then
-		write_commands
-	else
-		say "     Write examples (set, with the run's token) come when the active pass starts:"
-		say "     a write in the default pass changes the default column."
-	fi
+	lab_write_hint
 	say "     Ctrl-C stops the lab, deletes its namespaces and unloads vqpair."
 }
 write_commands() {

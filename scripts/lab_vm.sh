@@ -139,12 +139,7 @@ lab: the guest's vqtuned API is at $URL. From another terminal:
        $C events --follow
        curl -s $URL/metrics | grep ^vqtune_
 TXT
-	if [ $ACTIVE = 1 ]; then
-		write_commands
-	else
-		say "     Write examples (set, with the run's token) come when the active pass starts:"
-		say "     a write in the default pass changes the default column."
-	fi
+	lab_write_hint
 	say "     Ctrl-C stops the guest and removes $TMP."
 }
 write_commands() {
