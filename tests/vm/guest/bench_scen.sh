@@ -41,6 +41,7 @@ WARM_S=${VQ_BENCH_WARMUP_S:-5}
 TICK_MS=${VQ_BENCH_TICK_MS:-200}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
+# the default grid; apply_set() also knows bw32, nw16, bql64k and bql256k, for VQ_BENCH_GRID
 GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
 B_FRESH=${VQ_BENCH_B_FRESH:-1}
