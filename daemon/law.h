@@ -136,10 +136,6 @@ struct law_learn {
 	int64_t ql_probe_limit_bytes;		/* limit_max a probe started from, 0: none */
 	double ql_probe_rate;			/* the rate then */
 	double ql_probe_failed_rate;		/* a probe from this rate did not raise it */
-	/* raises by the starvation floor, judged like probes (law_qlimit.c ql_floor_judge()) */
-	int64_t ql_floor_limit_bytes;		/* limit_max the floor raised from, 0: none */
-	double ql_floor_rate;			/* the rate then */
-	double ql_floor_failed_rate;		/* a floor raise from this rate did not pay */
 	bool ql_seen_full;			/* held a queue once (law_qlimit.c) */
 	/* polling: busyloop search (law_poll.c) */
 	int64_t bl_base_us;			/* the last value whose move paid */

@@ -6,8 +6,8 @@
  *
  * Law. D = drain rate in bytes/s (the line rate, else the peak rate seen, trusted once the
  * queue has held a queue: stopped, backlogged, or 4 packets in flight; until then nothing
- * moves), T = the policy's
- * delay target, P = the completion period learned while starving, H = headroom:
+ * moves), T = the policy's delay target, P = the completion period learned while starving,
+ * H = headroom:
  *
  *	L* = max(D * T, D * P * (1 + H) + S)
  *	limit_max -> L*,  limit_min -> min(limit_min, L*)
@@ -22,10 +22,7 @@
  * starving intervals at one limit (a load drop, or the refill after a step, looks so for
  * one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
  * period is a frames count times a packet size, or a timer), so a stale floor does not keep
- * a queue long; and when a raise to the floor does not raise the rate: a sender held back by
- * its CPU also stops at a capped dql with data queued, and L / rate then measures the
- * queue's delay, not P, so each raise would learn a longer "period" (ql_floor_judge()).
- * limit_min is only ever lowered: dql raises its own limit on starvation.
+ * a queue long. limit_min is only ever lowered: dql raises its own limit on starvation.
  *
  * Stability: L* does not depend on L except through P, which is measured only while starving
  * and only raises L out of starvation, after which it is not re-measured; so the map L -> L*
@@ -151,47 +148,14 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 		(!law_known(sig->bql_limit_bytes) || v->capped);
 }
 
-/*
- * Judge the floor's last raise once it is in place: a queue the cap starved sends more at the
- * raised limit, or stops starving (a last small raise may take it to the wire, a few % up).
- * One that still starves at no more than the raise's rate plus noise was not starved by the
- * cap: P is forgotten (L* falls back to D x T) and not learned again while the rate stays
- * between half that rate and that rate plus noise (a cut that starves the queue halves it).
- * Returns true while learning P is barred.
- */
-static bool ql_floor_judge(const struct law_state *st, const struct ql_view *v, double tx,
-			   struct law_learn *l)
-{
-	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX];
-	double band = 1 + 2 * QL_RATE_NOISE;
-
-	if (l->ql_floor_limit_bytes && lmax > l->ql_floor_limit_bytes) {
-		if (v->starving && tx < l->ql_floor_rate * band) {
-			l->ql_floor_failed_rate = l->ql_floor_rate;
-			l->ql_period_ns = 0;
-		} else {
-			l->ql_floor_failed_rate = 0;
-		}
-		l->ql_floor_limit_bytes = 0;
-	} else if (l->ql_floor_limit_bytes && lmax < l->ql_floor_limit_bytes) {
-		l->ql_floor_limit_bytes = 0;	/* cut before it was applied: not judged */
-	}
-	if (l->ql_floor_failed_rate > 0 &&
-	    (tx > l->ql_floor_failed_rate * band || tx < l->ql_floor_failed_rate / 2))
-		l->ql_floor_failed_rate = 0;	/* the rate left that level: learn again */
-	return l->ql_floor_failed_rate > 0;
-}
-
 /* Learn or forget the completion period P; see the top comment. */
 static void ql_learn_period(const struct law_state *st, const struct ql_view *v,
 			    const struct law_signals *sig, struct law_learn *learn)
 {
 	bool same = learn->ql_starve_limit_bytes == st->knob[LK_BQL_LIMIT_MAX];
-	bool barred = ql_floor_judge(st, v, sig->tx_bytes_per_s, learn);
 	double ratio;
 
-	learn->ql_starve_ticks = !v->starving || barred ? 0 :
-		same ? learn->ql_starve_ticks + 1 : 1;
+	learn->ql_starve_ticks = !v->starving ? 0 : same ? learn->ql_starve_ticks + 1 : 1;
 	learn->ql_starve_limit_bytes = st->knob[LK_BQL_LIMIT_MAX];
 	if (learn->ql_starve_ticks >= QL_STARVE_CONFIRM) {
 		learn->ql_period_ns = (double)st->knob[LK_BQL_LIMIT_MAX] /
@@ -212,9 +176,8 @@ static bool ql_moves(const struct law_policy *pol, int64_t from, int64_t to)
 }
 
 /* limit_max / limit_min toward L*; 1 and *out filled when one of them should move. */
-static int ql_limits(const struct law_state *st, const struct law_signals *sig,
-		     const struct law_policy *pol, const struct ql_view *v,
-		     struct law_learn *learn, struct law_step *out)
+static int ql_limits(const struct law_state *st, const struct law_policy *pol,
+		     const struct ql_view *v, const struct law_learn *learn, struct law_step *out)
 {
 	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX], lmin = st->knob[LK_BQL_LIMIT_MIN];
 	double d = v->drain_bytes_per_s, t_ns = (double)pol->qlimit_target_delay_ns;
@@ -232,10 +195,6 @@ static int ql_limits(const struct law_state *st, const struct law_signals *sig,
 	if (lmin != LAW_KNOB_ABSENT && lmin > target)
 		target = lmin;		/* inside the band: never put max under min */
 	if (ql_moves(pol, lmax, target)) {
-		if (floor_binds && target > lmax) {
-			learn->ql_floor_limit_bytes = lmax;	/* judged once applied */
-			learn->ql_floor_rate = sig->tx_bytes_per_s;
-		}
 		if (floor_binds)
 			return law_propose(out, LK_BQL_LIMIT_MAX, lmax, target, true,
 					   "starvation floor: drain %.0f B/s x completion period "
@@ -315,7 +274,7 @@ int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
 		return law_hold(out, "queue never full yet: %.0f B/s is what it was offered, not "
 				"a drain rate; limit %lld B left to dql", v.drain_bytes_per_s,
 				(long long)st->knob[LK_BQL_LIMIT_MAX]);
-	ret = ql_limits(st, sig, pol, &v, &out->learn, out);
+	ret = ql_limits(st, pol, &v, &out->learn, out);
 	if (ret)
 		return ret;
 	return law_hold(out, "limit %lld B on target: delay %.0f us, %s",

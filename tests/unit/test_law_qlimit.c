@@ -372,76 +372,6 @@ static void test_dql_below_cap_not_starving(void **state)
 }
 
 /*
- * A sender held back by its CPU at a capped dql: the same stops and backlog as starvation,
- * so the floor raises the cap; the rate does not follow, so the floor is forgotten, the cap
- * goes back to D x T and the floor is not learned again at that rate. Before, each raise
- * learned L / rate as a longer "period" and walked limit_max up to the policy's bound.
- */
-static void test_floor_that_does_not_pay(void **state)
-{
-	struct law_policy pol;
-	struct law_state st;
-	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 40e6, .tx_packets_per_s = 3e4,
-		.tx_stop_per_s = 200, .qdisc_backlog_bytes = 90000, .bql_inflight_bytes = 20000,
-		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 0, .bql_limited = true,
-		.bql_limit_bytes = 125000 };
-	struct law_step out;
-	int i;
-
-	(void)state;
-	law_policy_defaults(&pol);
-	law_state_init(&st);
-	st.knob[LK_BQL_LIMIT_MAX] = 125000;	/* = D x T */
-	st.knob[LK_BQL_LIMIT_MIN] = 0;
-	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
-	st.learn = out.learn;
-	/* second starving interval: floor 125 MB/s x 3.125 ms x 1.1 + a 1333 B packet */
-	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
-	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
-	assert_int_equal(out.new_value, 431021);
-	assert_int_equal(out.learn.ql_floor_limit_bytes, 125000);
-	st.learn = out.learn;
-	/* the guard let a x2 step through; dql follows to the new cap, the rate does not */
-	st.knob[LK_BQL_LIMIT_MAX] = 250000;
-	sig.bql_limit_bytes = 250000;
-	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
-	assert_true(out.learn.ql_period_ns == 0);
-	assert_true(out.learn.ql_floor_failed_rate == 40e6);
-	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
-	assert_int_equal(out.new_value, 125000);
-	assert_non_null(strstr(out.reason, "delay"));
-	st.learn = out.learn;
-	st.knob[LK_BQL_LIMIT_MAX] = 125000;
-	sig.bql_limit_bytes = 125000;
-	/* capped, stopped, backlogged at the same rate (+ noise): no floor learned again */
-	for (i = 0; i < 6; i++) {
-		sig.tx_bytes_per_s = i % 2 ? 40.8e6 : 39.6e6;
-		assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
-		assert_int_equal(out.learn.ql_starve_ticks, 0);
-		assert_true(out.learn.ql_period_ns == 0);
-		st.learn = out.learn;
-	}
-	/* the rate halves (a cut or a new sender): starvation is judged again */
-	sig.tx_bytes_per_s = 15e6;
-	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
-	assert_int_equal(out.learn.ql_starve_ticks, 1);
-	assert_true(out.learn.ql_floor_failed_rate == 0);
-	st.learn = out.learn;
-	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
-	assert_true(out.learn.ql_period_ns > 0);
-	/* and a raise that ends the starvation keeps its floor */
-	st.learn = out.learn;
-	st.knob[LK_BQL_LIMIT_MAX] = 250000;
-	sig.bql_limit_bytes = 200000;
-	sig.tx_bytes_per_s = 30e6;
-	sig.bql_limited = false;
-	sig.tx_stop_per_s = 0;
-	law_qlimit_step(&st, &sig, &pol, &out);
-	assert_true(out.learn.ql_period_ns > 0);
-	assert_true(out.learn.ql_floor_failed_rate == 0);
-}
-
-/*
  * No line rate and a queue that only ever carried a trickle (ARP, one frame in flight: 80 ms
  * over the trickle's rate): its rate is what it was offered, not what it drains, so limit_max
  * is not cut to a frame; once the queue has been
@@ -503,7 +433,6 @@ int main(void)
 		cmocka_unit_test(test_invalid_null_and_absent),
 		cmocka_unit_test(test_ring_and_full_mode),
 		cmocka_unit_test(test_dql_below_cap_not_starving),
-		cmocka_unit_test(test_floor_that_does_not_pay),
 		cmocka_unit_test(test_idle_queue_not_cut),
 	};
 
