@@ -130,14 +130,27 @@ static double poll_latency_cap_ns(double u_ns, double t_ns, double p99_ns, doubl
 /*
  * rx-frames ends a batch at a count, rx-usecs at a time, whichever comes first: keep the
  * count out of the way of the hold (virtio's default rx-frames 1 would make any hold moot).
+ * With no hold (@hold 0) there is no batch to protect: rx-frames 1, an interrupt per packet.
+ * A count over 1 without a timer waits for a second packet or for the device's own idle
+ * flush (vqpair: the backend's turn end, after any busyloop spin), which a lone ping-pong
+ * packet pays on every round trip.
  */
 static int poll_frames(const struct law_state *st, const struct law_policy *pol, double batch,
-		       struct law_step *out)
+		       int64_t hold, struct law_step *out)
 {
 	int64_t f = st->knob[LK_RX_FRAMES], want;
 
-	if (f == LAW_KNOB_ABSENT ||
-	    ((double)f >= POLL_FRAMES_LOW * batch && (double)f <= POLL_FRAMES_HIGH * batch))
+	if (f == LAW_KNOB_ABSENT)
+		return 0;
+	if (hold == 0) {
+		want = law_clamp(pol, LK_RX_FRAMES, 1);
+		if (want == f)
+			return 0;
+		return law_propose(out, LK_RX_FRAMES, f, want, false,
+				   "rx-frames %lld with no rx-usecs hold: %lld, every packet "
+				   "ends its batch", (long long)f, (long long)want);
+	}
+	if ((double)f >= POLL_FRAMES_LOW * batch && (double)f <= POLL_FRAMES_HIGH * batch)
 		return 0;
 	want = law_clamp(pol, LK_RX_FRAMES, ceil(POLL_FRAMES_AIM * batch));
 	if (want == f)
@@ -170,7 +183,7 @@ static int poll_hold(const struct law_state *st, const struct law_signals *sig,
 	cap_ns = poll_latency_cap_ns(u_ns, t_ns, sig->latency_p99_ns, pol->hysteresis);
 	want = law_clamp(pol, k, fmin(by_budget_ns, cap_ns) / unit_ns);
 	if (k == LK_RX_USECS && poll_frames(st, pol, 1 + eta * lam * (double)want * unit_ns /
-					    NS_PER_S, out))
+					    NS_PER_S, want, out))
 		return 1;
 	if (k == LK_GRO_FLUSH_TIMEOUT && defer != LAW_KNOB_ABSENT && (want > 0) != (defer > 0))
 		return law_propose(out, LK_DEFER_HARD_IRQS, defer, want > 0 ? POLL_DEFER_ON : 0,

@@ -555,6 +555,33 @@ static void test_tx_napi(void **state)
 	assert_int_equal(want.new_value, 1);
 }
 
+/*
+ * A ping-pong under the event budget wants no hold: rx-frames stays 1 (the law had set 2,
+ * and with rx-usecs 0 vqpair then raised the reply's interrupt only at the backend's turn
+ * end, after any busyloop spin); a count left over 1 from a hold goes back to 1 first.
+ */
+static void test_no_hold_frames_one(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .rx_packets_per_s = 5000, .events_per_s = 5000,
+		.latency_p99_ns = 300000 };
+	struct law_step out;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_RX_USECS] = 0;
+	st.knob[LK_RX_FRAMES] = 1;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.knob, LK_NONE);
+	st.knob[LK_RX_FRAMES] = 2;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_RX_FRAMES);
+	assert_int_equal(out.new_value, 1);
+	assert_non_null(strstr(out.reason, "no rx-usecs hold"));
+}
+
 /* Without a p99 the hold alone is capped at the latency target. */
 static void test_latency_unknown_caps_hold(void **state)
 {
@@ -606,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_tx_napi),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
+		cmocka_unit_test(test_no_hold_frames_one),
 		cmocka_unit_test(test_invalid_and_null),
 	};
 
