@@ -3,13 +3,17 @@
  * policy show | load FILE | set KEY VALUE (GET/PUT /v1/policy, docs/api.md).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "apierr.h"
 #include "ctl.h"
 
 #define CTL_POLICY_PATH	VQ_API_PREFIX "/policy"
+/* a file fault's message: one short sentence */
+#define CTL_MSG_MAX_BYTES	256
 
 /* PUT the policy object (without the outer "policy" key) and print the reply. */
 static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
@@ -24,34 +28,82 @@ static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
 }
 
 /*
+ * Reads all of @file ("-": stdin) into *text, at most one byte past the API's body limit
+ * (the daemon refuses more). Returns 0, or -errno (-EFBIG past the limit).
+ */
+static int ctl_read_all(const char *file, char **text, size_t *len)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
+	char *buf;
+	int err = 0;
+
+	*text = NULL;
+	if (!f)
+		return -errno;
+	buf = malloc(VQ_API_BODY_MAX_BYTES + 1);
+	if (!buf)
+		err = -ENOMEM;
+	if (buf) {
+		*len = fread(buf, 1, VQ_API_BODY_MAX_BYTES + 1, f);
+		if (ferror(f))
+			err = -EIO;
+		else if (*len > VQ_API_BODY_MAX_BYTES)
+			err = -EFBIG;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (err)
+		free(buf);
+	else
+		*text = buf;
+	return err;
+}
+
+/*
  * Reads FILE ("-": stdin) and validates that it is one JSON object before anything is
- * sent; errors name FILE:LINE:COLUMN as jansson reports them, a directory is named as one
- * (exit 2). A {"policy":{...}} wrapper (what `--json policy show` prints) is unwrapped.
+ * sent; errors name FILE:LINE:COLUMN in the daemon's words (apierr_json_text_fault():
+ * empty file, byte order mark, bytes that are no JSON text), else jansson's; a directory
+ * is named as one (exit 2). A {"policy":{...}} wrapper (what `--json policy show` prints)
+ * is unwrapped.
  */
 static int ctl_policy_load(struct ctl_conn *c, const char *file)
 {
+	char msg[CTL_MSG_MAX_BYTES];
 	json_error_t jerr;
 	json_t *root, *inner;
 	struct stat st;
-	int ret;
+	int ret, line, col;
+	size_t len = 0;
+	char *text;
 
 	if (strcmp(file, "-") && !stat(file, &st) && S_ISDIR(st.st_mode)) {
 		/* jansson would open it and report an empty text ("'{' expected near end") */
 		fprintf(stderr, CTL_PROG ": %s: is a directory, not a policy file\n", file);
 		return VQ_EXIT_USAGE;
 	}
-	if (!strcmp(file, "-"))
-		root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
-	else
-		root = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, jerr.line, jerr.column,
-				jerr.text);
-		else	/* open/read failures carry no position; the text names the file */
-			fprintf(stderr, CTL_PROG ": %s\n", jerr.text);
+	ret = ctl_read_all(file, &text, &len);
+	if (ret) {
+		if (ret == -EFBIG)
+			fprintf(stderr, CTL_PROG ": %s: larger than the API's %d-byte body limit\n",
+				file, VQ_API_BODY_MAX_BYTES);
+		else
+			fprintf(stderr, CTL_PROG ": %s: %s\n", file, strerror(-ret));
 		return VQ_EXIT_USAGE;
 	}
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root && apierr_json_text_fault(text, len, &jerr, "file", &line, &col, msg,
+					    sizeof(msg))) {
+		if (line)
+			fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, line, col, msg);
+		else
+			fprintf(stderr, CTL_PROG ": %s: %s\n", file, msg);
+	} else if (!root) {
+		fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, jerr.line,
+			apierr_column(jerr.column), jerr.text);
+	}
+	free(text);
+	if (!root)
+		return VQ_EXIT_USAGE;
 	if (!json_is_object(root)) {
 		json_decref(root);
 		fprintf(stderr, CTL_PROG ": %s: the policy must be a JSON object\n", file);

@@ -385,7 +385,7 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 		}
 	} else if (r->route->body == BODY_REQUIRED) {
 		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
-				     "this request needs a JSON object body");
+				     "body is empty: this request needs a JSON object");
 	}
 	route_call(r, c, body, &rep);
 	json_decref(body);

@@ -75,6 +75,7 @@ pct_nul_queue|DELETE|$K/defer-hard-irqs?queue=0%00junk||
 nul_value|PUT|$K/defer-hard-irqs|{"value":1,"reason":"a\u0000b"}|
 nul_key|PUT|$K/defer-hard-irqs|{"v\u0000":1}|
 raw_nul_after|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_after.json|
+empty_policy|PUT|/v1/policy|@$VQ_TMP/empty.json|
 raw_nul_in|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_in.json|
 uri_at_limit|GET|$(uri_of "/v1/devices/$B:" $URI_MAX_BYTES)||
 uri_over_limit|GET|$(uri_of "/v1/devices/$B:" $((URI_MAX_BYTES + 1)))||
@@ -85,6 +86,7 @@ printf '%s' "$deep" >"$VQ_TMP/deep.json"
 # raw NUL bytes (a shell argument cannot hold one: curl reads them from files); the value
 # before the first must not be applied
 printf '{"value":3}\0{"value":4}' >"$VQ_TMP/raw_nul_after.json"
+: >"$VQ_TMP/empty.json"
 printf '{\n "value":\0 3}' >"$VQ_TMP/raw_nul_in.json"
 mkdir "$VQ_TMP/r"
 while IFS='|' read -r name m path body ct; do
@@ -177,6 +179,8 @@ expect nul_key 400 invalid_json '-' \
 # a raw NUL byte at its own place, not "end of file expected near end of file"
 expect raw_nul_after 400 invalid_json '-' '^line 1 column 12: a NUL byte is not allowed in JSON text$'
 expect raw_nul_in 400 invalid_json '-' '^line 2 column 10: a NUL byte is not allowed in JSON text$'
+# an empty body in the words policies/README.md gives an empty file ("body" for "file")
+expect empty_policy 400 invalid_json '-' '^body is empty: this request needs a JSON object$'
 # 8000 bytes is routed (no such device), one more is a JSON 414, query included
 expect uri_at_limit 404 not_found dev '^no device'
 expect uri_over_limit 414 uri_too_long '-' \

@@ -93,6 +93,22 @@ check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
 
+# ---- vqtunectl policy load names a file that is no JSON text in the daemon's words, at the
+# same line and column as --check-policy, and sends nothing
+printf '\xef\xbb\xbf{"name":"bom"}\n' >"$VQ_TMP/bom.json"
+: >"$VQ_TMP/empty.json"
+printf '{\n "name":\x01 "x"}' >"$VQ_TMP/ctlbyte.json"
+printf '{"name":"x"}\0' >"$VQ_TMP/nul.json"
+for f in bom empty ctlbyte nul; do
+	vq_ctl policy load "$VQ_TMP/$f.json" >/dev/null 2>"$VQ_TMP/err"
+	check "policy load $f.json: exit code (usage)" 2 $?
+	check "... the daemon's words" "vqtunectl: $("$VQTUNED" --check-policy "$VQ_TMP/$f.json" 2>&1)" \
+		"$(cat "$VQ_TMP/err")"
+done
+check "... BOM named" "vqtunectl: $VQ_TMP/bom.json:1:1: file starts with a UTF-8 byte order mark; \
+save it without one" "$(vq_ctl policy load "$VQ_TMP/bom.json" 2>&1)"
+check "... policy unchanged" "$before" "$(snap)"
+
 # ---- a directory is named as one, not "Input/output error", and changes nothing
 vq_ctl policy load "$VQ_TMP" >/dev/null 2>"$VQ_TMP/err"
 check "policy load DIR: exit code (usage)" 2 $?
