@@ -37,7 +37,7 @@ static const char *ctl_str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 
-	return s ? s : "-";
+	return s && *s ? s : "-";
 }
 
 /* Integer (or real) field as decimal, "-" when absent/null. */
@@ -332,9 +332,13 @@ void ctl_text_changes(json_t *r)
 	json_t *ch;
 	size_t i;
 
-	json_array_foreach(json_object_get(r, "changes"), i, ch)
-		printf("%s %s: %s -> %s\n", ctl_str(ch, "knob"), ctl_str(ch, "instance"),
-		       ctl_num(ch, "old", o), ctl_num(ch, "new", n));
+	json_array_foreach(json_object_get(r, "changes"), i, ch) {
+		const char *inst = json_string_value(json_object_get(ch, "instance"));
+
+		/* a device-wide knob has no instance: no gap before the colon */
+		printf("%s%s%s: %s -> %s\n", ctl_str(ch, "knob"), inst && *inst ? " " : "",
+		       inst && *inst ? inst : "", ctl_num(ch, "old", o), ctl_num(ch, "new", n));
+	}
 }
 
 /*

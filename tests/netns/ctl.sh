@@ -141,8 +141,12 @@ read -r ver pid < <(vq_json 'd["version"], d["pid"]' <"$VQ_TMP/status.json" | tr
 check "--json status version is vqtunectl's" "$("$VQTUNECTL" -V | awk '{ print $2 }')" "$ver"
 check "--json status pid" "$VQ_DPID" "$pid"
 
-vq_ctl set "$B:vb" gro-flush-timeout 12345 >/dev/null
+vq_ctl set "$B:vb" gro-flush-timeout 12345 >"$VQ_TMP/out"
 check "set gro-flush-timeout 12345: exit code" 0 $?
+# each change line is "KNOB[ INSTANCE]: OLD -> NEW", no gap before the colon
+check_true "set prints its changes without a gap ($(head -1 "$VQ_TMP/out"))" \
+	grep -Eq "^gro-flush-timeout( napi-[0-9]+)?: $orig -> 12345$" "$VQ_TMP/out"
+check "... and no line with one" "" "$(grep ' :' "$VQ_TMP/out")"
 vq_ctl events --since 0 >"$VQ_TMP/events"
 check "events --since 0: exit code" 0 $?
 check_true "events --since 0 lists the change ($(head -1 "$VQ_TMP/events"))" \
