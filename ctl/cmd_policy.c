@@ -15,16 +15,27 @@
 /* a file fault's message: one short sentence */
 #define CTL_MSG_MAX_BYTES	256
 
-/* PUT the policy object (without the outer "policy" key) and print the reply. */
+/*
+ * PUT the policy object (without the outer "policy" key); print one line naming what is now
+ * in force (the whole reply with --json; `policy show` prints the policy).
+ */
 static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
 {
-	json_t *r;
+	json_t *r, *p;
 	int ret = ctl_request(c, "PUT", CTL_POLICY_PATH, policy, &r);
 
-	if (!ret)
-		ctl_print(r, ctl_text_policy);
+	if (ret)
+		return ret;
+	if (ctl_json_mode) {
+		ctl_print_json(r);
+	} else {
+		p = json_object_get(r, "policy");
+		printf("policy '%s' installed, mode %s\n",
+		       json_string_value(json_object_get(p, "name")) ?: "?",
+		       json_string_value(json_object_get(p, "mode")) ?: "?");
+	}
 	json_decref(r);
-	return ret;
+	return VQ_EXIT_OK;
 }
 
 /*
@@ -169,6 +180,17 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 		json_decref(r);
 		return ctl_usage_error("policy", "KEY: '%s' is not a dotted path of objects "
 				       "in the policy", key);
+	}
+	if (!err && json_equal(p, before)) {
+		/* nothing to change: no PUT, no event, the name stays */
+		if (ctl_json_mode)
+			ctl_print_json(r);
+		else
+			printf("policy '%s': %s unchanged, nothing sent\n",
+			       json_string_value(json_object_get(p, "name")) ?: "?", key);
+		json_decref(before);
+		json_decref(r);
+		return VQ_EXIT_OK;
 	}
 	/* the policy is no longer the one its name stands for (policies/README.md, "name") */
 	if (!err && ctl_policy_mark_modified(p, before) < 0)

@@ -139,8 +139,10 @@ check "... mode" active "$(field "['mode']")"
 # ---- PUT: a good variant replaces it; set of one key keeps the rest; a real is refused
 sed 's/"name": "observe"/"name": "observe-put"/' "$VQ_ROOT/policies/observe.json" \
 	>"$VQ_TMP/put.json"
-vq_ctl policy load "$VQ_TMP/put.json" >/dev/null
+vq_ctl policy load "$VQ_TMP/put.json" >"$VQ_TMP/out"
 check "policy load of a good variant: exit code" 0 $?
+check "... one line naming what is in force" "policy 'observe-put' installed, mode observe" \
+	"$(cat "$VQ_TMP/out")"
 check "... name" observe-put "$(field "['name']")"
 vq_ctl policy set guard.cooldown_ticks 5 >/dev/null
 check "policy set guard.cooldown_ticks 5: exit code" 0 $?
@@ -154,9 +156,13 @@ check_true "... journalled under that name" \
 	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -qF \"policy 'observe-put (modified)' installed, mode observe\""
 vq_ctl policy set mode advise >/dev/null
 check "policy set mode advise: marked once" "observe-put (modified)" "$(field "['name']")"
-vq_ctl policy set mode advise >/dev/null
+ev_before=$(vq_ctl --json status | vq_json "d['last_event_id']")
+vq_ctl policy set mode advise >"$VQ_TMP/out"
 check "... a set that changes nothing: name unchanged" "observe-put (modified)" \
 	"$(field "['name']")"
+check "... says so, and sends nothing" "policy 'observe-put (modified)': mode unchanged, \
+nothing sent" "$(cat "$VQ_TMP/out")"
+check "... no event" "$ev_before" "$(vq_ctl --json status | vq_json "d['last_event_id']")"
 vq_ctl policy set name observe-set >/dev/null
 check "policy set name: taken as given" observe-set "$(field "['name']")"
 vq_ctl policy set mode observe >/dev/null
