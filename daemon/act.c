@@ -454,9 +454,10 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	if (vasprintf(&ev->reason, fmt, ap) < 0)
 		ev->reason = NULL;
 	va_end(ap);
-	log_info("event %" PRIu64 ": %s %s%s%s %s %s: %s", ev->id, act_who_name(who),
-		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst,
-		 ev->reason ? ev->reason : "");
+	/* a device-wide knob has no instance: no gap before the colon */
+	log_info("event %" PRIu64 ": %s %s%s%s %s%s%s: %s", ev->id, act_who_name(who),
+		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst[0] ? " " : "",
+		 ev->inst, ev->reason ? ev->reason : "");
 }
 
 void act_context(const char *controller, const char *decision, json_t *signals)
