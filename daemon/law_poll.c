@@ -29,12 +29,13 @@
  * adds. The law climbs while moves pay and, on a move that does not, goes back and halves the
  * step: a bisection that ends when the step is inside the hysteresis band, at the largest s
  * whose last increment still paid. A new context (packet rate x2, or hit fraction +-0.1 at
- * the settled value, for BL_CONTEXT_TICKS ticks in a row) restarts it downward first (spinning is the cost: shrink when spins
- * miss), and upward once if no downward move paid. A probe that hit nothing ends its search
- * (h does not fall as s grows, so no shorter spin can hit), and a search from 0 that found
- * nothing paying makes the next one wait 16, 32, ... 1024 ticks (spins that never hit are not
- * worth a probe at every swing of a bursty rate). Stability: each search is finite (log2(step /
- * band) halvings) and settled values only move on a context change.
+ * the settled value, for BL_CONTEXT_TICKS ticks in a row) restarts it downward first
+ * (spinning is the cost: shrink when spins miss), and upward once if no downward move paid.
+ * A probe that hit nothing ends its search (h does not fall as s grows, so no shorter spin
+ * can hit), and a search from 0 that found nothing paying makes the next one wait 16, 32, ...
+ * 1024 ticks (spins that never hit are not worth a probe at every swing of a bursty rate).
+ * Stability: each search is finite (log2(step / band) halvings) and settled values only move
+ * on a context change.
  *
  * Backend-weight law (vqpair; vhost_net's VHOST_NET_PKT_WEIGHT): the backend worker serves
  * the TX ring in turns of at most W packets with bottom halves off, and whatever else waits
