@@ -14,6 +14,8 @@
 #define CTL_POLICY_PATH	VQ_API_PREFIX "/policy"
 /* a file fault's message: one short sentence */
 #define CTL_MSG_MAX_BYTES	256
+/* ":LINE:COLUMN" of two ints */
+#define CTL_WHERE_BYTES		32
 
 /*
  * PUT the policy object (without the outer "policy" key); print one line naming what is now
@@ -72,18 +74,18 @@ static int ctl_read_all(const char *file, char **text, size_t *len)
 
 /*
  * Reads FILE ("-": stdin) and validates that it is one JSON object before anything is
- * sent; errors name FILE:LINE:COLUMN in the daemon's words (apierr_json_text_fault():
+ * sent; errors name FILE:LINE:COLUMN in the daemon's words (apierr_json_text_error():
  * empty file, byte order mark, bytes that are no JSON text), else jansson's; a directory
  * is named as one (exit 2). A {"policy":{...}} wrapper (what `--json policy show` prints)
  * is unwrapped.
  */
 static int ctl_policy_load(struct ctl_conn *c, const char *file)
 {
-	char msg[CTL_MSG_MAX_BYTES];
+	char msg[CTL_MSG_MAX_BYTES], where[CTL_WHERE_BYTES];
 	json_error_t jerr;
 	json_t *root, *inner;
 	struct stat st;
-	int ret, line, col;
+	int ret;
 	size_t len = 0;
 	char *text;
 
@@ -102,15 +104,10 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 		return VQ_EXIT_USAGE;
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root && apierr_json_text_fault(text, len, &jerr, "file", &line, &col, msg,
-					    sizeof(msg))) {
-		if (line)
-			fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, line, col, msg);
-		else
-			fprintf(stderr, CTL_PROG ": %s: %s\n", file, msg);
-	} else if (!root) {
-		fprintf(stderr, CTL_PROG ": %s:%d:%d: %s\n", file, jerr.line,
-			apierr_column(jerr.column), jerr.text);
+	if (!root) {
+		apierr_json_text_error(text, len, &jerr, "file", where, sizeof(where), msg,
+				       sizeof(msg));
+		fprintf(stderr, CTL_PROG ": %s%s: %s\n", file, where, msg);
 	}
 	free(text);
 	if (!root)

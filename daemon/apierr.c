@@ -167,6 +167,22 @@ int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jer
 	return 0;
 }
 
+void apierr_json_text_error(const char *text, size_t len, const json_error_t *jerr,
+			    const char *what, char *where, size_t where_len, char *why,
+			    size_t why_len)
+{
+	int line, col;
+
+	if (apierr_json_text_fault(text, len, jerr, what, &line, &col, why, why_len)) {
+		where[0] = '\0';
+		if (line)
+			snprintf(where, where_len, ":%d:%d", line, col);
+		return;
+	}
+	snprintf(where, where_len, ":%d:%d", jerr->line, apierr_column(jerr->column));
+	snprintf(why, why_len, "%s", jerr->text);
+}
+
 int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, json_t **err)
 {
 	char msg[APIERR_MSG_MAX_BYTES];

@@ -37,6 +37,16 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,
 			   const char *what, int *line, int *col, char *msg, size_t msglen);
 
+/*
+ * Where and why jansson refused @text (a file or body, as @what in apierr_json_text_fault()):
+ * @where gets ":LINE:COLUMN", empty when the fault has no place (an empty text); @why
+ * apierr_json_text_fault()'s words, else jansson's own, with a 1-based column. For
+ * "NAME:LINE:COLUMN: why" reports of policy files (vqtuned and vqtunectl alike).
+ */
+void apierr_json_text_error(const char *text, size_t len, const json_error_t *jerr,
+			    const char *what, char *where, size_t where_len, char *why,
+			    size_t why_len);
+
 /* jansson's column, 1-based: it gives 0 at the start of a line (after a newline, or EOF). */
 static inline int apierr_column(int jansson_column)
 {

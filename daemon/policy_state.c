@@ -154,24 +154,15 @@ static void report(const char *path, struct policy_errors *errs, FILE *f)
 /*
  * "PATH:LINE:COLUMN: why" for a file jansson could not parse, to @f or the log. An empty
  * file, a byte order mark and bytes that are no JSON text are named in our words
- * (apierr_json_text_fault(), as for an API body), never as jansson's raw quote of the byte;
- * columns are 1-based.
+ * (apierr_json_text_error(), as vqtunectl policy load does), never as jansson's raw quote
+ * of the byte; columns are 1-based.
  */
 static void report_text_error(const char *path, const char *text, size_t len,
 			      const json_error_t *jerr, FILE *f)
 {
 	char where[64], why[256];
-	int line, col;
 
-	if (apierr_json_text_fault(text, len, jerr, "file", &line, &col, why,
-				   sizeof(why))) {
-		where[0] = '\0';
-		if (line)
-			snprintf(where, sizeof(where), ":%d:%d", line, col);
-	} else {
-		snprintf(where, sizeof(where), ":%d:%d", jerr->line, apierr_column(jerr->column));
-		snprintf(why, sizeof(why), "%s", jerr->text);
-	}
+	apierr_json_text_error(text, len, jerr, "file", where, sizeof(where), why, sizeof(why));
 	if (f)
 		fprintf(f, "%s%s: %s\n", path, where, why);
 	else
