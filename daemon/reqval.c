@@ -64,6 +64,24 @@ int rv_only_fields(json_t *body, const char *const *allowed, json_t **err)
 	return 0;
 }
 
+/* @v into *out when inside [min, max], else 422 naming the bound (body and query alike). */
+static int rv_bound(const char *name, uint64_t v, uint64_t min, uint64_t max, uint64_t *out,
+		    json_t **err)
+{
+	if (v < min) {
+		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %" PRIu64 " is below the minimum %"
+				  PRIu64, name, v, min);
+		return RV_HTTP_UNPROCESSABLE;
+	}
+	if (v > max) {
+		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %" PRIu64 " is above the maximum %"
+				  PRIu64, name, v, max);
+		return RV_HTTP_UNPROCESSABLE;
+	}
+	*out = v;
+	return 0;
+}
+
 int rv_uint(json_t *body, const char *name, int required, uint64_t min, uint64_t max,
 	    uint64_t *out, json_t **err)
 {
@@ -89,18 +107,7 @@ int rv_uint(json_t *body, const char *name, int required, uint64_t min, uint64_t
 				  (long long)i);
 		return RV_HTTP_UNPROCESSABLE;
 	}
-	if ((uint64_t)i < min) {
-		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %lld is below the minimum %llu",
-				  name, (long long)i, (unsigned long long)min);
-		return RV_HTTP_UNPROCESSABLE;
-	}
-	if ((uint64_t)i > max) {
-		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %lld is above the maximum %llu",
-				  name, (long long)i, (unsigned long long)max);
-		return RV_HTTP_UNPROCESSABLE;
-	}
-	*out = (uint64_t)i;
-	return 0;
+	return rv_bound(name, (uint64_t)i, min, max, out, err);
 }
 
 int rv_bool(json_t *body, const char *name, int *out, json_t **err)
@@ -150,20 +157,10 @@ int rv_query_uint(const char *name, const char *text, uint64_t min, uint64_t max
 		return RV_HTTP_UNPROCESSABLE;
 	}
 	/* past 2^64 - 1 is above any maximum too */
-	if (errno == ERANGE || v > max) {
-		if (errno == ERANGE)
-			*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %s is above the maximum %"
-					  PRIu64, name, digits, max);
-		else
-			*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %llu is above the maximum %"
-					  PRIu64, name, v, max);
+	if (errno == ERANGE) {
+		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %s is above the maximum %" PRIu64,
+				  name, digits, max);
 		return RV_HTTP_UNPROCESSABLE;
 	}
-	if (v < min) {
-		*err = apierr_new(VQ_ERR_OUT_OF_RANGE, name, "%s: %llu is below the minimum %" PRIu64,
-				  name, v, min);
-		return RV_HTTP_UNPROCESSABLE;
-	}
-	*out = v;
-	return 0;
+	return rv_bound(name, v, min, max, out, err);
 }
