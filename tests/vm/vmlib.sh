@@ -81,9 +81,15 @@ vm_nic_argv() {
 	done
 }
 
+# tsc=reliable (Documentation/admin-guide/kernel-parameters.txt: "disables clocksource
+# verification at runtime ... Used ... in virtualized environment"): under TCG the clocksource
+# watchdog sees TSC skew whenever a vCPU spins (busyloop tests), marks TSC unstable, and the
+# sched_clock static-key flip that follows patches kernel text while the other vCPU runs it;
+# MTTCG can then execute the patch's stale int3 after the patch ended ("Oops: int3" in
+# sched_clock_cpu). Without the runtime switch that flip never happens.
 vm_qemu_argv() {
 	vm_nic_argv "${3:-none}" || return 2
 	VM_QEMU=(qemu-system-x86_64 -accel tcg -smp $VM_QEMU_SMP -m $VM_QEMU_MEM_MB
-		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$1" -append "$2"
+		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$1" -append "$2 tsc=reliable"
 		"${VM_NIC_ARGV[@]}")
 }
