@@ -83,9 +83,9 @@ static struct {
 } ctx;
 
 static char journal_path[4096];
-static struct entry *entries;
-static unsigned int n_entries, cap_entries;
-static uint64_t next_seq = 1;
+static struct entry *act_entries;
+static unsigned int act_n_entries, act_cap_entries;
+static uint64_t act_next_seq = 1;
 static struct event *events;	/* ring of ACT_EVENTS_MAX */
 static uint64_t next_event_id = 1;
 static uint64_t first_event_id = 1;	/* the first id of this run */
@@ -111,34 +111,34 @@ static struct entry *entry_find(const struct device *d, enum knob_id k, const ch
 {
 	unsigned int i;
 
-	for (i = 0; i < n_entries; i++)
-		if (entry_is(&entries[i], d, k, inst))
-			return &entries[i];
+	for (i = 0; i < act_n_entries; i++)
+		if (entry_is(&act_entries[i], d, k, inst))
+			return &act_entries[i];
 	return NULL;
 }
 
 static void entry_remove(struct entry *e)
 {
-	unsigned int i = e - entries;
+	unsigned int i = e - act_entries;
 
-	memmove(e, e + 1, (n_entries - i - 1) * sizeof(*e));
-	n_entries--;
+	memmove(e, e + 1, (act_n_entries - i - 1) * sizeof(*e));
+	act_n_entries--;
 }
 
 static struct entry *entry_new(const struct device *d, const struct knob_inst *ki)
 {
 	struct entry *e;
 
-	if (n_entries == cap_entries) {
-		unsigned int cap = cap_entries ? 2 * cap_entries : 16;
-		struct entry *n = realloc(entries, cap * sizeof(*n));
+	if (act_n_entries == act_cap_entries) {
+		unsigned int cap = act_cap_entries ? 2 * act_cap_entries : 16;
+		struct entry *n = realloc(act_entries, cap * sizeof(*n));
 
 		if (!n)
 			return NULL;
-		entries = n;
-		cap_entries = cap;
+		act_entries = n;
+		act_cap_entries = cap;
 	}
-	e = &entries[n_entries++];
+	e = &act_entries[act_n_entries++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->netns, sizeof(e->netns), "%s", d->ns->name);
 	e->ifindex = d->ifindex;
@@ -151,15 +151,15 @@ static struct entry *entry_new(const struct device *d, const struct knob_inst *k
 }
 
 /* Persist every entry that owes a restore. Durable before any write relies on it. */
-static int journal_save(void)
+static int act_journal_save(void)
 {
 	json_t *root, *arr = json_array();
 	unsigned int i;
 	char *text;
 	int ret;
 
-	for (i = 0; i < n_entries; i++) {
-		const struct entry *e = &entries[i];
+	for (i = 0; i < act_n_entries; i++) {
+		const struct entry *e = &act_entries[i];
 
 		char hex[2 * IFNAMSIZ + 1];
 
@@ -243,21 +243,21 @@ static int journal_load(void)
 		if (orig < 0 || (uint64_t)orig < knob_table[k].min ||
 		    (uint64_t)orig > knob_table[k].max || ifindex <= 0 ||
 		    strlen(ns) >= NETNS_NAME_MAX || strchr(ns, '/') || !strcmp(ns, "..") ||
-		    strlen(inst) >= sizeof(entries[0].inst) || unhex(hex, name, sizeof(name))) {
+		    strlen(inst) >= sizeof(act_entries[0].inst) || unhex(hex, name, sizeof(name))) {
 			log_err("journal %s: entry %zu (%s %s) is out of range or malformed, skipped",
 				journal_path, i, knob, inst);
 			continue;
 		}
-		if (n_entries == cap_entries) {
-			unsigned int cap = cap_entries ? 2 * cap_entries : 16;
-			struct entry *n = realloc(entries, cap * sizeof(*n));
+		if (act_n_entries == act_cap_entries) {
+			unsigned int cap = act_cap_entries ? 2 * act_cap_entries : 16;
+			struct entry *n = realloc(act_entries, cap * sizeof(*n));
 
 			if (!n)
 				break;
-			entries = n;
-			cap_entries = cap;
+			act_entries = n;
+			act_cap_entries = cap;
 		}
-		e = &entries[n_entries++];
+		e = &act_entries[act_n_entries++];
 		memset(e, 0, sizeof(*e));
 		snprintf(e->netns, sizeof(e->netns), "%s", ns);
 		e->ifindex = ifindex;
@@ -276,12 +276,13 @@ static int journal_load(void)
 			e->pending = (uint64_t)json_integer_value(pend);
 			e->has_pending = true;
 		}
-		if ((uint64_t)seq >= next_seq)
-			next_seq = seq + 1;
+		if ((uint64_t)seq >= act_next_seq)
+			act_next_seq = seq + 1;
 	}
 	json_decref(root);
-	if (n_entries)
-		log_warn("journal: %u knob(s) left changed by a previous run; restoring", n_entries);
+	if (act_n_entries)
+		log_warn("journal: %u knob(s) left changed by a previous run; restoring",
+			 act_n_entries);
 	return 0;
 }
 
@@ -388,13 +389,13 @@ int act_init(const char *state_dir)
 	if (journal_load())
 		return -EINVAL;
 	/* prove the journal is writable now, not at the first knob change */
-	ret = journal_save();
+	ret = act_journal_save();
 	if (ret)
 		return ret;
 	/* a journal may name a namespace this run does not watch: open it for the restore */
-	for (i = 0; i < n_entries; i++)
-		if (!netns_get(entries[i].netns))
-			log_warn("journal: netns '%s' is gone", entries[i].netns);
+	for (i = 0; i < act_n_entries; i++)
+		if (!netns_get(act_entries[i].netns))
+			log_warn("journal: netns '%s' is gone", act_entries[i].netns);
 	return 0;
 }
 
@@ -402,9 +403,9 @@ void act_fini(void)
 {
 	unsigned int i;
 
-	free(entries);
-	entries = NULL;
-	n_entries = cap_entries = 0;
+	free(act_entries);
+	act_entries = NULL;
+	act_n_entries = act_cap_entries = 0;
 	for (i = 0; events && i < ACT_EVENTS_MAX; i++) {
 		free(events[i].signals);
 		free(events[i].reason);
@@ -582,11 +583,11 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 		e->original = old;
 		e->written = old;
 		e->changed = true;
-		e->seq = next_seq++;
+		e->seq = act_next_seq++;
 	}
 	e->pending = v;
 	e->has_pending = true;
-	ret = journal_save();
+	ret = act_journal_save();
 	if (ret) {
 		snprintf(err, errlen, "cannot save the journal before the write: %s",
 			 strerror(-ret));
@@ -610,7 +611,7 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 			e->changed = false;
 			if (!e->pinned)
 				entry_remove(e);
-			journal_save();
+			act_journal_save();
 		}
 		return ACT_EKERNEL;
 	}
@@ -622,7 +623,7 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 		e->pinned = true;
 		e->pin_who = who;
 	}
-	journal_save();
+	act_journal_save();
 	if (rb != v)
 		act_event(ACT_DEV(d), kname, ki->inst, ki->queue, &old, &rb, who,
 			  "%s (asked %" PRIu64 ", the driver kept %" PRIu64 ")", reason, v, rb);
@@ -638,8 +639,8 @@ int act_release(struct device *d, enum knob_id k, const char *inst)
 	unsigned int i = 0;
 	int n = 0;
 
-	while (i < n_entries) {
-		struct entry *e = &entries[i];
+	while (i < act_n_entries) {
+		struct entry *e = &act_entries[i];
 
 		if (!entry_is(e, d, k, inst) || !e->pinned) {
 			i++;
@@ -678,8 +679,8 @@ unsigned int act_changed_count(void)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < n_entries; i++)
-		n += entries[i].changed;
+	for (i = 0; i < act_n_entries; i++)
+		n += act_entries[i].changed;
 	return n;
 }
 
@@ -689,8 +690,8 @@ void act_check_outside(struct device *d)
 	unsigned int i;
 	bool dirty = false;
 
-	for (i = 0; i < n_entries; i++) {
-		struct entry *e = &entries[i];
+	for (i = 0; i < act_n_entries; i++) {
+		struct entry *e = &act_entries[i];
 		uint64_t was = e->written;
 
 		if (e->ifindex != d->ifindex || strcmp(e->netns, d->ns->name))
@@ -717,7 +718,7 @@ void act_check_outside(struct device *d)
 			  "written by someone else: pinned, not fought, no longer restored by vqtune");
 	}
 	if (dirty)
-		journal_save();
+		act_journal_save();
 }
 
 /* The instance an entry names now; a NAPI re-created with a new id is found by its queue. */
@@ -797,7 +798,7 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 	snprintf(e->inst, sizeof(e->inst), "%s", fki.inst);
 	e->queue = fki.queue;
 	e->napi_id = fki.napi_id;
-	journal_save();
+	act_journal_save();
 	return found;
 }
 
@@ -840,8 +841,8 @@ void act_sweep(void)
 	char why[256], shown[4 * IFNAMSIZ + 1];
 	unsigned int i;
 
-	for (i = 0; i < n_entries; i++) {
-		struct entry *e = &entries[i];
+	for (i = 0; i < act_n_entries; i++) {
+		struct entry *e = &act_entries[i];
 
 		if (entry_locate(e, why, sizeof(why))) {
 			e->missing = 0;
@@ -879,9 +880,9 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 	unsigned int i = 0;
 	int restored = 0;
 
-	qsort(entries, n_entries, sizeof(*entries), seq_desc);
-	while (i < n_entries) {
-		struct entry *e = &entries[i];
+	qsort(act_entries, act_n_entries, sizeof(*act_entries), seq_desc);
+	while (i < act_n_entries) {
+		struct entry *e = &act_entries[i];
 		int ret;
 
 		if (only && strcmp(e->netns, only)) {
@@ -924,7 +925,7 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 		}
 		i++;	/* kept: the next restore (or start) tries again */
 	}
-	journal_save();
+	act_journal_save();
 	return restored;
 }
 
