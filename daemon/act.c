@@ -363,6 +363,37 @@ static uint64_t event_id_load(void)
 	return (uint64_t)next;
 }
 
+/*
+ * The event log's part of act_init(): the ring of ACT_EVENTS_MAX events and the first event
+ * id of this run, read from <@state_dir>/events.json and moved up a block on disk.
+ * 0, -ENAMETOOLONG, -ENOMEM or the -errno of the durable write (logged).
+ */
+static int act_events_open(const char *state_dir)
+{
+	if ((size_t)snprintf(event_id_path, sizeof(event_id_path), "%s/%s", state_dir,
+			     ACT_EVENT_ID_FILE) >= sizeof(event_id_path))
+		return -ENAMETOOLONG;
+	events = calloc(ACT_EVENTS_MAX, sizeof(*events));
+	if (!events)
+		return -ENOMEM;
+	first_event_id = next_event_id = event_id_load();
+	return event_id_reserve(next_event_id);
+}
+
+/* The event log's part of act_fini(): every event freed, the context cleared. */
+static void act_events_close(void)
+{
+	unsigned int i;
+
+	for (i = 0; events && i < ACT_EVENTS_MAX; i++) {
+		free(events[i].signals);
+		free(events[i].reason);
+	}
+	free(events);
+	events = NULL;
+	act_context_clear();
+}
+
 int act_init(const char *state_dir)
 {
 	unsigned int i;
@@ -376,14 +407,7 @@ int act_init(const char *state_dir)
 	if ((size_t)snprintf(journal_path, sizeof(journal_path), "%s/%s", state_dir,
 			     ACT_JOURNAL_FILE) >= sizeof(journal_path))
 		return -ENAMETOOLONG;
-	if ((size_t)snprintf(event_id_path, sizeof(event_id_path), "%s/%s", state_dir,
-			     ACT_EVENT_ID_FILE) >= sizeof(event_id_path))
-		return -ENAMETOOLONG;
-	events = calloc(ACT_EVENTS_MAX, sizeof(*events));
-	if (!events)
-		return -ENOMEM;
-	first_event_id = next_event_id = event_id_load();
-	ret = event_id_reserve(next_event_id);
+	ret = act_events_open(state_dir);
 	if (ret)
 		return ret;
 	if (journal_load())
@@ -401,18 +425,10 @@ int act_init(const char *state_dir)
 
 void act_fini(void)
 {
-	unsigned int i;
-
 	free(act_entries);
 	act_entries = NULL;
 	act_n_entries = act_cap_entries = 0;
-	for (i = 0; events && i < ACT_EVENTS_MAX; i++) {
-		free(events[i].signals);
-		free(events[i].reason);
-	}
-	free(events);
-	events = NULL;
-	act_context_clear();
+	act_events_close();
 }
 
 void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
