@@ -109,7 +109,7 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next);
 /*
  * The id of the newest event; before the first event of this run, a number below every id
  * to come (0 in a fresh state dir). Ids start at 1 in a fresh state dir and keep increasing
- * across restarts (<state dir>/events.json, act.c), so this is not a count of this run's
+ * across restarts (<state dir>/events.json, act_event.c), so this is not a count of this run's
  * events: that is act_events_recorded().
  */
 uint64_t act_event_count(void);
