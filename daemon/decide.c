@@ -95,6 +95,12 @@ static const uint32_t law_mask[POLICY_CTL_NUM] = {
 	[POLICY_CTL_ZEROCOPY]	= LAW_ZC_KNOBS,
 };
 
+/* The knob table's name of law knob @k (< LK_NUM): the name views show. */
+static const char *decide_knob_name(enum law_knob k)
+{
+	return knob_table[lk_kid[k]].name;
+}
+
 const char *decide_decision_name(enum decide_decision d)
 {
 	static const char *const n[DD_NUM] = {
@@ -659,7 +665,7 @@ static json_t *law_json(const struct ctl_unit *u, enum policy_ctl law)
 	o = json_pack("{s:s, s:I, s:s}", "decision", decide_decision_name(l->dd),
 		      "tick", (json_int_t)l->tick, "reason", l->reason);
 	if (l->knob < LK_NUM) {
-		json_object_set_new(o, "knob", json_string(knob_table[lk_kid[l->knob]].name));
+		json_object_set_new(o, "knob", json_string(decide_knob_name(l->knob)));
 		json_object_set_new(o, "old", json_integer(l->old_value));
 		json_object_set_new(o, "new", json_integer(l->new_value));
 	}
