@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * decide: the control stage (decide.h). Per tick: for each controlled device, per control
- * unit, map the sample onto law_signals and the unit's knob instances onto law_state,
- * run each enabled law through guard_tick(), then write (active) or record (advise).
+ * unit, map the sample onto law_signals (decide_signals.c) and the unit's knob instances
+ * onto law_state, run each enabled law through guard_tick(), then write (active) or record
+ * (advise). Views read the units' state in decide_view.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 
 #include "act.h"
 #include "decide.h"
+#include "decide_priv.h"
 #include "dev.h"
 #include "knob.h"
 #include "log.h"
@@ -22,51 +24,6 @@
 #include "vqpair.h"
 
 #define NS_PER_S	1e9
-
-/* one control unit: TX queue q, RX queue q and the NAPI of RX queue q (decide.h) */
-struct ctl_unit {
-	struct law_state st;
-	struct guard_knob g[LK_NUM];
-	struct law_signals sig;
-	struct knob_inst ki[LK_NUM];
-	bool has[LK_NUM];
-	struct ctl_last {
-		uint64_t tick;
-		enum decide_decision dd;
-		enum law_knob knob;
-		int64_t old_value, new_value;
-		double cost;
-		char reason[LAW_REASON_MAX];
-		uint64_t event_id;		/* last event of this law on this unit, 0: none */
-		uint64_t steps;			/* applied + rolled back */
-	} last[POLICY_CTL_NUM];
-	/* throughput floor: the TX rate before the last qlimit/zerocopy step, judged once */
-	struct ctl_floor {
-		bool pending;
-		enum policy_ctl law;
-		enum law_knob knob;
-		int64_t old_value, new_value;
-		double ref_bytes_per_s;
-		uint64_t tick;
-	} floor;
-	/* dedupe of repeated advised/held decisions */
-	struct ctl_rep {
-		enum decide_decision dd;
-		enum law_knob knob;
-		int64_t value;
-		char reason[LAW_REASON_MAX];
-		uint64_t tick;
-	} rep[POLICY_CTL_NUM];
-};
-
-struct ctl_dev {
-	uint32_t gen;
-	uint8_t operstate;
-	unsigned int flags;
-	bool seen;			/* one tick seen: the next interval is comparable */
-	unsigned int n;
-	struct ctl_unit u[];		/* n units; one allocation, so dev_del() frees it */
-};
 
 static uint64_t ctl_tick;
 static uint64_t counts[DD_NUM];
@@ -95,8 +52,7 @@ static const uint32_t law_mask[POLICY_CTL_NUM] = {
 	[POLICY_CTL_ZEROCOPY]	= LAW_ZC_KNOBS,
 };
 
-/* The knob table's name of law knob @k (< LK_NUM): the name views show. */
-static const char *decide_knob_name(enum law_knob k)
+const char *decide_knob_name(enum law_knob k)
 {
 	return knob_table[lk_kid[k]].name;
 }
@@ -169,134 +125,6 @@ const char *decide_state(const struct device *d)
 		return "paused";
 	return p->mode;
 }
-
-/* a queue's rate of counter @c, LAW_UNKNOWN when it has none this interval */
-static double qrate(const struct queue *q, enum qctr c)
-{
-	if (!q || !(q->present & (1u << c)) || !q->valid)
-		return LAW_UNKNOWN;
-	return q->rate[c];
-}
-
-static double vrate(const struct vqp_queue *v, int id)
-{
-	if (!v || !v->valid)
-		return LAW_UNKNOWN;
-	return v->rate[id];
-}
-
-/* first known of @a, @b */
-static double pick(double a, double b)
-{
-	return law_known(a) ? a : b;
-}
-
-bool decide_signals(const struct device *d, unsigned int q, struct law_signals *sig)
-{
-	const struct queue *tq = q < d->n_tx ? &d->txq[q] : NULL;
-	const struct queue *rq = q < d->n_rx ? &d->rxq[q] : NULL;
-	const struct vqp_queue *v = vqp_queue(d, q);
-	bool one_tx = d->n_tx == 1 && d->dvalid;
-	bool valid = d->dvalid;
-
-	sig->interval_ns = d->q_interval_ns ? d->q_interval_ns : d->interval_ns;
-	/* TX: netdev qstats / ethtool -S, else vqpair genl, else the device when it has one */
-	sig->tx_bytes_per_s = pick(pick(qrate(tq, QC_BYTES), vrate(v, VQPAIR_QSTAT_TX_BYTES)),
-				   one_tx ? d->drate[DC_TX_BYTES] : LAW_UNKNOWN);
-	sig->tx_packets_per_s = pick(pick(qrate(tq, QC_PACKETS),
-					  vrate(v, VQPAIR_QSTAT_TX_PACKETS)),
-				     one_tx ? d->drate[DC_TX_PACKETS] : LAW_UNKNOWN);
-	sig->tx_stop_per_s = pick(qrate(tq, QC_TX_STOP), vrate(v, VQPAIR_QSTAT_TX_STOP));
-	sig->tx_wake_per_s = pick(qrate(tq, QC_TX_WAKE), vrate(v, VQPAIR_QSTAT_TX_WAKE));
-	sig->tx_drops_per_s = vrate(v, VQPAIR_QSTAT_TX_DROP_RING_FULL);
-	sig->bql_inflight_bytes = tq && (tq->bql_present & (1u << BQL_INFLIGHT)) ?
-		(double)tq->bql[BQL_INFLIGHT] : LAW_UNKNOWN;
-	sig->qdisc_backlog_bytes = tq ? tq->qdisc_backlog_bytes : LAW_UNKNOWN;
-	/*
-	 * BQL held the stack (law.h bql_limited): at the sample, inflight was within a packet
-	 * of the dql limit while the qdisc had data. One instantaneous reading per tick: a
-	 * queue BQL limits sits at its limit most of the time, an unlimited one does not.
-	 */
-	sig->bql_limit_bytes = tq && (tq->bql_present & (1u << BQL_LIMIT)) ?
-		(double)tq->bql[BQL_LIMIT] : LAW_UNKNOWN;
-	sig->bql_limited = false;
-	if (tq && (tq->bql_present & (1u << BQL_LIMIT)) &&
-	    (tq->bql_present & (1u << BQL_INFLIGHT)) && law_known(sig->qdisc_backlog_bytes) &&
-	    sig->qdisc_backlog_bytes > 0) {
-		double pkt = d->mtu + 14.0;
-
-		if (law_known(sig->tx_bytes_per_s) && law_known(sig->tx_packets_per_s) &&
-		    sig->tx_packets_per_s > 0)
-			pkt = fmax(pkt, sig->tx_bytes_per_s / sig->tx_packets_per_s);
-		sig->bql_limited = (double)tq->bql[BQL_INFLIGHT] + pkt >= (double)tq->bql[BQL_LIMIT];
-	}
-	sig->capacity_bytes_per_s = LAW_UNKNOWN;
-	/* RX / polling: events are the front's RX "interrupts" (vqpair rx-events) */
-	sig->rx_packets_per_s = pick(qrate(rq, QC_PACKETS), vrate(v, VQPAIR_QSTAT_RX_PACKETS));
-	sig->events_per_s = vrate(v, VQPAIR_QSTAT_RX_EVENTS);
-	/* vqpair: the front's RX delivery p99 (peer xmit -> stack), which holds the RX hold */
-	sig->latency_p99_ns = v && v->valid ? v->rx_delivery_p99_ns : LAW_UNKNOWN;
-	sig->busyloop_hits_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_HITS);
-	sig->busyloop_misses_per_s = vrate(v, VQPAIR_QSTAT_BUSYLOOP_MISSES);
-	sig->worker_runs_per_s = vrate(v, VQPAIR_QSTAT_WORKER_RUNS);
-	sig->tx_events_per_s = vrate(v, VQPAIR_QSTAT_TX_EVENTS);
-	/* zerocopy */
-	sig->zc_sent_per_s = vrate(v, VQPAIR_QSTAT_ZC_SENT);
-	sig->zc_fallbacks_per_s = vrate(v, VQPAIR_QSTAT_ZC_FALLBACKS);
-	sig->zc_pending = v && v->valid ? v->rate[VQPAIR_QSTAT_ZC_PENDING] : LAW_UNKNOWN;
-	sig->zc_completion_ns = v && v->valid ? v->compl_mean_ns : LAW_UNKNOWN;
-	sig->tx_ring_size = v && v->knob[VQPAIR_KNOB_TX_RING_SIZE] ?
-		(double)v->knob[VQPAIR_KNOB_TX_RING_SIZE] : LAW_UNKNOWN;
-
-	if (tq && tq->present && !tq->valid)
-		valid = false;
-	if (rq && rq->present && !rq->valid)
-		valid = false;
-	if (v && !v->valid)
-		valid = false;
-	sig->valid = valid;
-	return valid;
-}
-
-json_t *decide_signals_json(const struct law_signals *s)
-{
-	const struct {
-		const char *name;
-		double v;
-	} f[] = {
-		{ "tx_bytes_per_s", s->tx_bytes_per_s },
-		{ "tx_packets_per_s", s->tx_packets_per_s },
-		{ "tx_stop_per_s", s->tx_stop_per_s },
-		{ "tx_wake_per_s", s->tx_wake_per_s },
-		{ "tx_drops_per_s", s->tx_drops_per_s },
-		{ "bql_inflight_bytes", s->bql_inflight_bytes },
-		{ "qdisc_backlog_bytes", s->qdisc_backlog_bytes },
-		{ "bql_limit_bytes", s->bql_limit_bytes },
-		{ "capacity_bytes_per_s", s->capacity_bytes_per_s },
-		{ "rx_packets_per_s", s->rx_packets_per_s },
-		{ "events_per_s", s->events_per_s },
-		{ "latency_p99_ns", s->latency_p99_ns },
-		{ "busyloop_hits_per_s", s->busyloop_hits_per_s },
-		{ "busyloop_misses_per_s", s->busyloop_misses_per_s },
-		{ "worker_runs_per_s", s->worker_runs_per_s },
-		{ "tx_events_per_s", s->tx_events_per_s },
-		{ "zerocopy_sent_per_s", s->zc_sent_per_s },
-		{ "zerocopy_fallbacks_per_s", s->zc_fallbacks_per_s },
-		{ "zerocopy_pending", s->zc_pending },
-		{ "completion_mean_ns", s->zc_completion_ns },
-		{ "tx_ring_size", s->tx_ring_size },
-	};
-	json_t *o = json_pack("{s:b, s:I, s:b}", "valid", s->valid,
-			      "interval_ns", (json_int_t)s->interval_ns,
-			      "bql_limited", s->bql_limited);
-	size_t i;
-
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (law_known(f[i].v) && isfinite(f[i].v))
-			json_object_set_new(o, f[i].name, json_real(f[i].v));
-	return o;
-}
-
 /*
  * The instance of @k that belongs to unit @q (decide.h: device-wide knobs to unit 0). A NAPI
  * whose RX queue the kernel does not report (veth does not link queues to NAPIs) belongs
@@ -654,70 +482,6 @@ void decide_tick(void)
 		decide_dev(d, p);
 	}
 }
-
-static json_t *law_json(const struct ctl_unit *u, enum policy_ctl law)
-{
-	const struct ctl_last *l = &u->last[law];
-	json_t *o;
-
-	if (!l->tick)
-		return json_null();
-	o = json_pack("{s:s, s:I, s:s}", "decision", decide_decision_name(l->dd),
-		      "tick", (json_int_t)l->tick, "reason", l->reason);
-	if (l->knob < LK_NUM) {
-		json_object_set_new(o, "knob", json_string(decide_knob_name(l->knob)));
-		json_object_set_new(o, "old", json_integer(l->old_value));
-		json_object_set_new(o, "new", json_integer(l->new_value));
-	}
-	json_object_set_new(o, "objective", law_known(l->cost) && isfinite(l->cost) ?
-			    json_real(l->cost) : json_null());
-	json_object_set_new(o, "last_event", l->event_id ? json_integer(l->event_id) :
-			    json_null());
-	return o;
-}
-
-json_t *decide_queue_json(const struct device *d, unsigned int q, bool tx)
-{
-	const struct ctl_dev *c = d->ctl;
-	json_t *o = json_pack("{s:s}", "state", decide_state(d)), *laws_o = json_object();
-	const struct ctl_unit *u = c && q < c->n && c->gen == d->gen ? &c->u[q] : NULL;
-	uint64_t ev = 0;
-	int law;
-
-	for (law = 0; law < POLICY_CTL_NUM; law++) {
-		if ((law == POLICY_CTL_POLLING) == tx)
-			continue;
-		json_object_set_new(laws_o, decide_law_name(law), u ? law_json(u, law) :
-				    json_null());
-		if (u && u->last[law].event_id > ev)
-			ev = u->last[law].event_id;
-	}
-	json_object_set_new(o, "laws", laws_o);
-	json_object_set_new(o, "last_event", ev ? json_integer(ev) : json_null());
-	return o;
-}
-
-unsigned int decide_units(const struct device *d)
-{
-	return d->ctl && d->ctl->gen == d->gen ? d->ctl->n : 0;
-}
-
-bool decide_unit_law(const struct device *d, unsigned int q, enum policy_ctl law,
-		     uint64_t *steps, double *objective, enum decide_decision *last)
-{
-	const struct ctl_last *l;
-
-	if (q >= decide_units(d) || law >= POLICY_CTL_NUM)
-		return false;
-	l = &d->ctl->u[q].last[law];
-	if (!l->tick)
-		return false;
-	*steps = l->steps;
-	*objective = l->cost;
-	*last = l->dd;
-	return true;
-}
-
 bool decide_controls(const struct device *d, int k, const char *inst)
 {
 	const struct policy *p = policy_get();

@@ -65,7 +65,8 @@ test_vqp_OBJS := daemon/vqp_parse.c daemon/vqp.c daemon/knob.c daemon/dev.c daem
 
 # decide: the control stage in closed loop on a hand-built device, journal faked in the test
 UNIT_TESTS += decide
-test_decide_OBJS := daemon/decide.c daemon/law_qlimit.c daemon/law_poll.c daemon/law_zc.c \
+test_decide_OBJS := daemon/decide.c daemon/decide_signals.c daemon/decide_view.c \
+		    daemon/law_qlimit.c daemon/law_poll.c daemon/law_zc.c \
 		    daemon/guard.c daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
 		    daemon/policy_state.c daemon/apierr.c daemon/knob.c daemon/dev.c daemon/util.c \
 		    daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c \
