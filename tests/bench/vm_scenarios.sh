@@ -14,8 +14,8 @@
 #
 # usage: tests/bench/vm_scenarios.sh [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
 # Env: VQ_BENCH_S (measured seconds per run, default 4), VQ_BENCH_RUNS (runs per cell,
-# default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, default 5), VQ_BENCH_TICK_MS (vqtuned
-# --interval, default 200), VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"),
+# default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, default 25), VQ_BENCH_TICK_MS (vqtuned
+# --interval, default 1000, the daemon's own), VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"),
 # VQ_BENCH_GRID (subset of the grid, see bench_scen.sh), VQ_BENCH_B_FRESH (1: measure the
 # winner again, 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run,
 # default 4), VQ_BENCH_NOISE (1, default: an (a') column, the default measured again last in
@@ -23,7 +23,7 @@
 # VQ_BENCH_POLICY ((c)'s policy, a name in policies/, default balanced; observe measures the
 # cost of vqtuned's sampling alone), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
 # CPU F, backend worker and servers on CPU B; none: unpinned), VQ_BENCH_TRACE (1: bulkrr's
-# cells also give BQL's limit and inflight, median/max over the measured window), VQ_VM_TIMEOUT (default 3600 s).
+# cells also give BQL's limit and inflight, median/max over the measured window), VQ_VM_TIMEOUT (default 5400 s).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 tag=${1:-${VQ_BENCH_KERNEL:-7}}
@@ -41,7 +41,7 @@ log=$(mktemp "${TMPDIR:-/tmp}/vqscen.XXXXXX") || exit 1
 trap 'rm -f "$log"' EXIT
 
 t0=$(date +%s)
-VQ_BENCH_MODE=bench-scen VQ_VM_APPEND="${words# }" VQ_VM_TIMEOUT=${VQ_VM_TIMEOUT:-3600} \
+VQ_BENCH_MODE=bench-scen VQ_VM_APPEND="${words# }" VQ_VM_TIMEOUT=${VQ_VM_TIMEOUT:-5400} \
 	tests/vm/run.sh --bench "$tag" > "$log" 2>&1
 rc=$?
 t1=$(date +%s)
