@@ -44,6 +44,17 @@ summarize() {
 		if [ $bench = 1 ]; then grep -E 'bench|VQTEST'; else grep -E 'VQTEST|FAIL|SKIP|VQ-BEGIN'; fi
 }
 
+# results: the VQTEST lines of this kernel's guest, both consoles after a rerun (whose own
+# "load" line is not counted twice)
+results() {
+	if [ -e "$out/console.int3.log" ]; then
+		grep '^VQTEST' "$out/console.int3.log"
+		grep '^VQTEST' "$out/console.log" | grep -v '^VQTEST load '
+	else
+		grep '^VQTEST' "$out/console.log"
+	fi
+}
+
 vm_lock
 vm_build_ctl || { echo "vm: 0 passed, 1 failed"; exit 1; }
 
@@ -75,11 +86,8 @@ for tag in $tags; do
 	fi
 	t2=$(date +%s)
 	summarize "$out/console.log"
-	# the rerun's own "load" line is not counted twice
-	p=$( { grep -s '^VQTEST' "$out/console.int3.log"
-		grep '^VQTEST' "$out/console.log" | grep -v '^VQTEST load '; } | grep -c ' PASS')
-	f=$( { grep -s '^VQTEST' "$out/console.int3.log"
-		grep '^VQTEST' "$out/console.log" | grep -v '^VQTEST load '; } | grep -c ' FAIL')
+	p=$(results | grep -c ' PASS')
+	f=$(results | grep -c ' FAIL')
 	if ! grep -q '^VQ-END' "$out/console.log"; then
 		echo "[$tag] guest did not finish (timeout ${timeout_s}s or panic); tail of console:"
 		tail -30 "$out/console.log"
