@@ -72,12 +72,16 @@ for tag in $tags; do
 	# An "Oops: int3" is TCG's, never the module's (BUG() is ud2; an int3 at a text-patch
 	# site means a vCPU ran the patch's stale breakpoint, see vm_qemu_argv): the tests not
 	# yet reported, the interrupted one first, run once more in a fresh guest. Both
-	# consoles are kept and both summaries printed; the interrupted test counts once.
+	# consoles are kept and both summaries printed; the interrupted test counts once. With
+	# none left (the oops came after the last test), there is nothing to rerun.
+	rest=""
 	if [ $bench = 0 ] && ! grep -q '^VQ-END' "$out/console.log" &&
 		grep -q 'Oops: int3' "$out/console.log"; then
 		all=${VQ_TESTS:-$(cd tests/vm/guest && ls t_*.sh | sed 's/\.sh$//' | paste -sd,)}
 		rest=$(echo "$all" | tr , '\n' | while read -r t; do
 			grep -q "^VQTEST $t " "$out/console.log" || echo "$t"; done | paste -sd,)
+	fi
+	if [ -n "$rest" ]; then
 		summarize "$out/console.log"
 		mv "$out/console.log" "$out/console.int3.log"
 		echo "[$tag] guest hit TCG's int3 text-patch oops (console.int3.log); rerunning $rest"
