@@ -12,6 +12,7 @@ lab_port_busy() {
 # lab_pick_port WHAT: PORT (default LAB_PORT or 9477), or the first free one of the
 # PORT_SCAN above it; WHAT is the notice's verb ("listens on", "is forwarded from").
 lab_pick_port() {
+	lab_uint LAB_PORT 1 65535 "a TCP port"
 	PORT=${LAB_PORT:-9477}
 	lab_port_busy "$PORT" || return 0
 	_p=$PORT
@@ -24,9 +25,23 @@ lab_pick_port() {
 	echo "lab: 127.0.0.1:$_p is in use: the API $1 127.0.0.1:$PORT instead"
 }
 
+# lab_uint NAME MIN MAX: dies unless the variable NAME, when set, is a decimal integer in
+# MIN..MAX (a phase of 0 s would be iperf3 -t 0, which never ends)
+lab_uint() {
+	eval "_v=\${$1:-}"
+	[ -n "$_v" ] || return 0
+	case $_v in
+	*[!0-9]*) die "$1 must be a whole number in $2..$3 ($4), not '$_v'" ;;
+	esac
+	[ ${#_v} -le 9 ] && [ "$_v" -ge "$2" ] && [ "$_v" -le "$3" ] ||
+		die "$1 must be a whole number in $2..$3 ($4), not '$_v'"
+}
+
 # lab_phase_len: PHASE_S from LAB_PHASE_S, else squeezed to fit LAB_SECONDS, else the
 # default; EXPECT_S the run's expected length from that
 lab_phase_len() {
+	lab_uint LAB_PHASE_S "$PHASE_MIN_S" 3600 seconds
+	lab_uint LAB_SECONDS 1 604800 seconds
 	if [ -n "${LAB_PHASE_S:-}" ]; then
 		PHASE_S=$LAB_PHASE_S
 	elif [ -n "${LAB_SECONDS:-}" ]; then
