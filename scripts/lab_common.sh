@@ -25,8 +25,8 @@ lab_pick_port() {
 	echo "lab: 127.0.0.1:$_p is in use: the API $1 127.0.0.1:$PORT instead"
 }
 
-# lab_uint NAME MIN MAX: dies unless the variable NAME, when set, is a decimal integer in
-# MIN..MAX (a phase of 0 s would be iperf3 -t 0, which never ends)
+# lab_uint NAME MIN MAX UNIT: dies unless the variable NAME, when set, is a decimal integer in
+# MIN..MAX; UNIT words the error (a phase of 0 s would be iperf3 -t 0, which never ends)
 lab_uint() {
 	eval "_v=\${$1:-}"
 	[ -n "$_v" ] || return 0
