@@ -21,7 +21,9 @@
 #   LAB_POLICY=NAME    policies/NAME.json for the active pass (default balanced)
 #   LAB_KEEP_LOG=FILE  also keep the guest's console log there
 # Exit: 0 when every phase has its figures and every knob was restored; 1 otherwise (a
-# refused policy, a failed phase, a knob left changed); 130 on Ctrl-C.
+# refused policy, a failed phase, a knob left changed, QEMU refusing to start: "QEMU did not
+# start" with its error lines, never a second boot); 130 on Ctrl-C. A guest that died on
+# TCG's text-patch int3 or before /init boots once more.
 #
 # Guest -> host protocol (console lines, \r stripped):
 #   LAB pair KEY LABEL DEV_A DEV_B      a device pair (KEY vq, vn or ve: vqpair, virtio_net,
@@ -57,6 +59,8 @@ STATUS_EVERY_S=10
 REDRAW_S=1
 # ports tried when LAB_PORT is taken
 PORT_SCAN=100
+# QEMU's stderr lines shown when it does not start (its errors are one or two lines)
+ERR_LINES=10
 
 die() { echo "lab: $*" >&2; exit 1; }
 [ -x "$CTL" ] && [ -x "$VM_TOP/build/vqtuned" ] || die "build first (make all tools)"
@@ -86,6 +90,8 @@ cleanup() {
 		kill -TERM "$QPID" 2>/dev/null
 		wait "$QPID" 2>/dev/null
 	fi
+	# the kept log has QEMU's own messages after the console, as one file
+	[ -f "$TMP/qemu.err" ] && cat "$TMP/qemu.err" >> "$TMP/console.log"
 	[ -n "${LAB_KEEP_LOG:-}" ] && [ -f "$TMP/console.log" ] && cp "$TMP/console.log" "$LAB_KEEP_LOG"
 	[ -f "$TMP/console.log" ] && [ -n "${VM_OUT:-}" ] && cp "$TMP/console.log" "$VM_OUT/lab-console.log"
 	rm -rf "$TMP"
@@ -115,9 +121,25 @@ cat "$VM_INITRD" "$TMP/extra.gz" > "$TMP/initrd.gz"
 
 vm_qemu_argv "$TMP/initrd.gz" "console=ttyS0 panic=-1 oops=panic quiet vqmode=lab" \
 	"hubpair user:$PORT:$GUEST_API_PORT" || exit 1
+# the serial console (stdout) and QEMU's own messages (stderr) apart: a guest that ran wrote
+# at least SeaBIOS's banner to the console; a QEMU that refused its command line (an option,
+# a host forward it could not bind, an image, the accelerator) wrote only to stderr
 boot_guest() {
-	"${VM_QEMU[@]}" > "$TMP/console.log" 2>&1 < /dev/null &
+	"${VM_QEMU[@]}" > "$TMP/console.log" 2> "$TMP/qemu.err" < /dev/null &
 	QPID=$!
+}
+# qemu_refused STATUS: QEMU exited STATUS without the guest writing a byte; its error lines,
+# and exit 1 (no second boot: the same command line fails the same way)
+qemu_refused() {
+	local first
+	first=$(grep -a . "$TMP/qemu.err" | head -1)
+	say "lab: QEMU did not start (exit status $1): ${first:-(no message from QEMU)}" >&2
+	grep -a . "$TMP/qemu.err" | sed -n "2,${ERR_LINES}p" | sed 's/^/lab:   /' >&2
+	# ss sees listeners only: a socket bound to the port without listening passes
+	# lab_pick_port, yet QEMU's bind() fails on it
+	grep -aq 'host forwarding' "$TMP/qemu.err" &&
+		say "lab: 127.0.0.1:$PORT is bound by another socket; LAB_PORT=P picks another port" >&2
+	exit 1
 }
 boot_guest
 BOOTS=1
@@ -237,14 +259,18 @@ monitor() {
 while :; do
 	monitor
 	wait "$QPID" 2>/dev/null
+	qrc=$?
 	QPID=""
+	[ $CAPPED = 0 ] && [ ! -s "$TMP/console.log" ] &&
+		{ [ $qrc != 0 ] || [ -s "$TMP/qemu.err" ]; } && qemu_refused $qrc
+	grep -a . "$TMP/qemu.err" | head -$ERR_LINES | sed 's/^/lab: QEMU: /'
 	# A crash before /init runs, or an "Oops: int3" at any time, is TCG's, not the lab's
 	# (a vCPU ran a stale breakpoint of the kernel's own text patching, see
 	# vm_qemu_argv in tests/vm/vmlib.sh): the whole lab boots once more
 	if [ $CAPPED = 0 ] && [ $BOOTS = 1 ] && ! grep -aq '^VQ-END' "$TMP/console.log" &&
 		{ ! grep -aq VQ-BEGIN "$TMP/console.log" ||
 			grep -aq 'Oops: int3' "$TMP/console.log"; }; then
-		mv "$TMP/console.log" "$VM_OUT/lab-console.boot1.log"
+		cat "$TMP/console.log" "$TMP/qemu.err" > "$VM_OUT/lab-console.boot1.log"
 		say "lab: the guest died on TCG's text-patch int3 or before /init, booting again;" \
 			"see $VM_OUT/lab-console.boot1.log"
 		NSEEN=0 PHASE="booting" API=0 APIUPS=0 ACTIVE=0
