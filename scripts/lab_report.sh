@@ -12,6 +12,8 @@
 # Exit 0 when every knob came back, nothing failed, every phase has its figures and the lab
 # ended with status 0; else 1.
 lines=$1 want=$2 who=${3:-guest}
+# restore-diff lines shown: enough to see which knobs, short enough to keep the table in view
+DIFF_LINES=20
 
 awk -f - "$lines" <<'AWK'
 $2 == "result" {
@@ -56,11 +58,19 @@ $2 == "events" { ev[$3] = sprintf("%s controller, %s manual, %s outside events",
 $2 == "knob" && $6 != $7 {
 	k[$3] = k[$3] sprintf("    %s%s %s -> %s\n", $4, $5 == "-" ? "" : "[" $5 "]", $6, $7)
 }
+# The lab reads a device's knobs and then its journal after the active pass: without an events
+# line neither was read (the lab ended before), and nothing is known of its knobs
 END {
 	if (n == 0) n = split("vqa:vqf0 vqb:vqb0 vna:vn0 vnb:vn1", devs, " ")
 	for (i = 1; i <= n; i++) {
-		printf "  %s: %s\n", devs[i], (devs[i] in ev) ? ev[devs[i]] : "no journal read"
-		printf "%s", (devs[i] in k) ? k[devs[i]] : "    (every knob at its original value)\n"
+		dv = devs[i]
+		printf "  %s: %s\n", dv, (dv in ev) ? ev[dv] : "no journal read"
+		if (dv in k)
+			printf "%s", k[dv]
+		else if (dv in ev)
+			print "    (every knob at its original value)"
+		else
+			print "    (knobs not read: the lab ended before its report)"
 	}
 }
 AWK
@@ -69,9 +79,12 @@ rc=0
 if grep -q '^LAB restore ok' "$lines"; then
 	echo "lab: after SIGTERM every knob is back: $(grep '^LAB restore ok' "$lines" |
 		cut -d' ' -f4-) (vqpairctl, ethtool -c/-g/-l, BQL and NAPI sysfs, netdev NAPI)"
+elif grep -q '^LAB restore FAIL' "$lines"; then
+	echo "lab: knobs NOT restored: after SIGTERM these differ from before vqtuned started:"
+	grep '^LAB restore-diff' "$lines" | head -$DIFF_LINES | sed 's/^LAB restore-diff /  /'
+	rc=1
 else
-	echo "lab: knobs NOT verified restored"
-	grep '^LAB restore-diff' "$lines" | head -20 | sed 's/^LAB restore-diff /  /'
+	echo "lab: knobs NOT verified restored: the lab ended before its restore check"
 	rc=1
 fi
 if grep -q '^LAB fail' "$lines"; then
