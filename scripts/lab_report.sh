@@ -58,8 +58,9 @@ $2 == "events" { ev[$3] = sprintf("%s controller, %s manual, %s outside events",
 $2 == "knob" && $6 != $7 {
 	k[$3] = k[$3] sprintf("    %s%s %s -> %s\n", $4, $5 == "-" ? "" : "[" $5 "]", $6, $7)
 }
-# The lab reads a device's knobs and then its journal after the active pass: without an events
-# line neither was read (the lab ended before), and nothing is known of its knobs
+$2 == "knobs-read" { read[$3] = 1 }
+# "LAB knobs-read DEV" comes once the device's knob table was read whole: without it nothing
+# is known of its knobs (the lab ended before its report, or the read failed)
 END {
 	if (n == 0) n = split("vqa:vqf0 vqb:vqb0 vna:vn0 vnb:vn1", devs, " ")
 	for (i = 1; i <= n; i++) {
@@ -67,10 +68,10 @@ END {
 		printf "  %s: %s\n", dv, (dv in ev) ? ev[dv] : "no journal read"
 		if (dv in k)
 			printf "%s", k[dv]
-		else if (dv in ev)
+		else if (dv in read)
 			print "    (every knob at its original value)"
 		else
-			print "    (knobs not read: the lab ended before its report)"
+			print "    (knobs not read: the lab ended before its report, or reading them failed)"
 	}
 }
 AWK

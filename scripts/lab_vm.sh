@@ -31,6 +31,7 @@
 #   LAB phase PASS PHASE SECONDS        a phase starts (PASS: default, active)
 #   LAB result PASS PAIR PHASE K=V...   gbps=, p50=, p99= (us); "-" when not measured
 #   LAB knob DEV KNOB INSTANCE ORIGINAL VALUE     a knob vqtuned left changed
+#   LAB knobs-read DEV                  DEV's knob table was read whole (after its knob lines)
 #   LAB events DEV CONTROLLER MANUAL OUTSIDE      journal entries by who (active pass)
 #   LAB default-events DEV CONTROLLER MANUAL OUTSIDE   the same, the default pass's
 #                                       vqtuned just before it stops (any: flagged)

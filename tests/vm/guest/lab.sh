@@ -351,14 +351,19 @@ run_pass() {
 
 # ---- report -------------------------------------------------------------------------------
 # LAB knob DEV KNOB INSTANCE ORIGINAL VALUE: every knob vqtuned changed (knobs table columns:
-# KNOB [INSTANCE] VALUE UNIT MIN MAX ORIGINAL PROVIDER FLAGS; INSTANCE may be empty)
+# KNOB [INSTANCE] VALUE UNIT MIN MAX ORIGINAL PROVIDER FLAGS; INSTANCE may be empty), then
+# LAB knobs-read DEV once its table was read whole (the report tells "every knob at its
+# original value" from "not read" by it)
 report_knobs() {
 	local d
 	for d in $DEVS; do
+		vqtunectl -s $SOCK knobs $d > $LTMP/lab/knobs.$d || continue
 		# the table's rows follow its KNOB header; "ro:" lines say why a knob is read-only
-		vqtunectl -s $SOCK knobs $d | awk -v d=$d '$1 == "ro:" || NF == 0 { next }
+		awk -v d=$d '$1 == "ro:" || NF == 0 { next }
 			f && $(NF - 2) != "-" {
-			print "LAB knob", d, $1, NF == 9 ? $2 : "-", $(NF - 2), $(NF - 6) } /^KNOB/ { f = 1 }'
+			print "LAB knob", d, $1, NF == 9 ? $2 : "-", $(NF - 2), $(NF - 6) } /^KNOB/ { f = 1 }' \
+			$LTMP/lab/knobs.$d
+		echo "LAB knobs-read $d"
 	done
 }
 
