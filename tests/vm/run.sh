@@ -69,14 +69,13 @@ for tag in $tags; do
 	t1=$(date +%s)
 	rm -f "$out/console.int3.log"
 	boot_guest "$append" || { failed=$((failed + 1)); continue; }
-	# An "Oops: int3" is TCG's, never the module's (BUG() is ud2; an int3 at a text-patch
-	# site means a vCPU ran the patch's stale breakpoint, see vm_qemu_argv): the tests not
-	# yet reported, the interrupted one first, run once more in a fresh guest. Both
-	# consoles are kept and both summaries printed; the interrupted test counts once. With
-	# none left (the oops came after the last test), there is nothing to rerun.
+	# TCG's int3 oops (vm_tcg_int3_oops) is not the module's: the tests not yet reported,
+	# the interrupted one first, run once more in a fresh guest. Both consoles are kept and
+	# both summaries printed; the interrupted test counts once. With none left (the oops
+	# came after the last test), there is nothing to rerun.
 	rest=""
 	if [ $bench = 0 ] && ! grep -q '^VQ-END' "$out/console.log" &&
-		grep -q 'Oops: int3' "$out/console.log"; then
+		vm_tcg_int3_oops "$out/console.log"; then
 		all=${VQ_TESTS:-$(cd tests/vm/guest && ls t_*.sh | sed 's/\.sh$//' | paste -sd,)}
 		rest=$(echo "$all" | tr , '\n' | while read -r t; do
 			grep -q "^VQTEST $t " "$out/console.log" || echo "$t"; done | paste -sd,)
@@ -90,8 +89,7 @@ for tag in $tags; do
 	fi
 	t2=$(date +%s)
 	summarize "$out/console.log"
-	p=$(results | grep -c ' PASS')
-	f=$(results | grep -c ' FAIL')
+	read -r p f < <(results | awk '/ PASS/ { p++ } / FAIL/ { f++ } END { print p + 0, f + 0 }')
 	if ! grep -q '^VQ-END' "$out/console.log"; then
 		echo "[$tag] guest did not finish (timeout ${timeout_s}s or panic); tail of console:"
 		tail -30 "$out/console.log"
