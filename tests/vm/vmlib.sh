@@ -100,7 +100,8 @@ vm_qemu_argv() {
 # vm_known_tags: the labels of scripts/kernels.sh's fetch case, the only tags it can fetch,
 # so that a caller refuses an unknown tag before it locks, builds or boots anything
 vm_known_tags() {
-	sed -n '/^fetch() {/,/^}/s/^\t\([0-9][0-9.]*\))\t.*/\1/p' scripts/kernels.sh | paste -sd' '
+	sed -n '/^fetch() {/,/^}/s/^\t\([0-9][0-9.]*\))\t.*/\1/p' "$VM_TOP/scripts/kernels.sh" |
+		paste -sd' '
 }
 
 # vm_tcg_int3_oops CONSOLE: 0 when the guest's console log shows "Oops: int3". That oops is
