@@ -12,21 +12,134 @@
 # run; 1 when a tool failed or a cell has no number (a (c) cell while vqtuned refuses an
 # active policy, for one); the table is printed either way.
 #
-# usage: tests/bench/vm_scenarios.sh [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
-# Env: VQ_BENCH_S (measured seconds per run, default 4), VQ_BENCH_RUNS (runs per cell,
-# default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, default 25), VQ_BENCH_TICK_MS (vqtuned
-# --interval, default 1000, the daemon's own), VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"),
-# VQ_BENCH_GRID (subset of the grid, see bench_scen.sh), VQ_BENCH_B_FRESH (1: measure the
-# winner again, 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run,
+# Exit 2: a bad argument or setting, refused by name (one line on stderr) before anything is
+# built or booted.
+#
+# usage: tests/bench/vm_scenarios.sh [--check] [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
+# KERNEL_TAG: one that scripts/kernels.sh fetches. --check: validate the argument and the
+# settings below, then exit 0 without building or booting anything.
+# Env (whole numbers without a leading zero; lists space- or comma-separated):
+# VQ_BENCH_S (measured seconds per run, 1..3600, default 4), VQ_BENCH_RUNS (runs per cell,
+# 1..100, default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
+# VQ_BENCH_TICK_MS (vqtuned --interval, 10..60000, default 1000, the daemon's own),
+# VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"), VQ_BENCH_GRID (subset of the grid
+# entries bench_scen.sh's apply_set() knows), VQ_BENCH_B_FRESH (1: measure the winner again,
+# 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run, 0..1000,
 # default 4), VQ_BENCH_NOISE (1, default: an (a') column, the default measured again last in
-# every round; (a')/(a) is the noise between two fresh pairs with the same knobs),
+# every round; (a')/(a) is the noise between two fresh pairs with the same knobs; 0: none),
 # VQ_BENCH_POLICY ((c)'s policy, a name in policies/, default balanced; observe measures the
 # cost of vqtuned's sampling alone), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
-# CPU F, backend worker and servers on CPU B; none: unpinned), VQ_BENCH_TRACE (1: bulkrr's
-# cells also give BQL's limit and inflight, median/max over the measured window), VQ_VM_TIMEOUT (default 5400 s).
+# CPU F, backend worker and servers on CPU B, both CPUs of the guest; none: unpinned),
+# VQ_BENCH_TRACE (1: bulkrr's cells also give BQL's limit and inflight, median/max over the
+# measured window; 0, default: not), VQ_VM_TIMEOUT (30..86400 s as tests/vm/run.sh takes
+# it, default 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-tag=${1:-${VQ_BENCH_KERNEL:-7}}
+# shellcheck source=tests/vm/vmlib.sh
+. tests/vm/vmlib.sh
+GUEST=tests/vm/guest/bench_scen.sh
+# measured seconds: 0 would be iperf3 -t 0, which never ends; an hour a run is a soak, not
+# this table
+BENCH_S_MAX=3600
+# runs per cell: 0 leaves every cell without a figure; 100 already take ~16 h of TCG at the
+# default lengths (4 scenarios x 4 cells x 29 s warmed-up runs, plus the sweep)
+BENCH_RUNS_MAX=100
+# vqtuned's warm-up: 0 measures it cold; an hour is far past its controllers' settling
+BENCH_WARMUP_MAX_S=3600
+# vqtuned --interval's own range (TICK_MIN_MS, TICK_MAX_MS in daemon/main.c)
+BENCH_TICK_MIN_MS=10
+BENCH_TICK_MAX_MS=60000
+# decisions shown per run: more than a run's worth is noise in the log
+BENCH_EVENTS_MAX=1000
+# tests/vm/run.sh's VQ_VM_TIMEOUT range (0 would be timeout(1)'s "no limit")
+VM_TIMEOUT_MIN_S=30
+VM_TIMEOUT_MAX_S=86400
+
+usage() {
+	echo "usage: tests/bench/vm_scenarios.sh [--check] [KERNEL_TAG]; options: --check -h" \
+		"--help; kernel tags: $(vm_known_tags)"
+}
+# refuse WHY: one line naming the bad setting and what is accepted, exit 2
+refuse() {
+	echo "vm_scenarios: $*" >&2
+	exit 2
+}
+# one_of NAME VALUE LIST: refuses VALUE unless it is a word of LIST
+one_of() {
+	case " $3 " in
+	*" $2 "*) [ -n "$2" ] && return 0 ;;
+	esac
+	refuse "$1 must be one of $3, not '$2'"
+}
+# need_uint NAME MIN MAX UNIT: refuses the variable NAME, when set, unless a whole number in
+# MIN..MAX without a leading zero (the guest's $((...)) would read 010 as octal)
+need_uint() {
+	local v=${!1:-}
+	case $v in
+	'') return 0 ;;
+	*[!0-9]*|0?*) ;;
+	*) [ ${#v} -le 9 ] && [ "$v" -ge "$2" ] && [ "$v" -le "$3" ] && return 0 ;;
+	esac
+	refuse "$1 must be a whole number in $2..$3 ($4), not '$v'"
+}
+# need_words NAME LIST: refuses the list variable NAME, when set, unless it has at least one
+# word and every word is in LIST
+need_words() {
+	local v=${!1:-} w ws in=""
+	[ -n "$v" ] || return 0
+	read -ra ws <<< "${v//,/ }"
+	[ ${#ws[@]} -gt 0 ] || refuse "$1 must list words of $2, not '$v'"
+	for w in "${ws[@]}"; do
+		case " $2 " in
+		*" $w "*) ;;
+		*) [ "$w" = "$v" ] || in=" (in '$v')"
+			refuse "$1 must list words of $2, not '$w'$in" ;;
+		esac
+	done
+}
+# case_labels FUNC: the words the case statement of the guest's FUNC() accepts (its *)
+# refuses the rest)
+case_labels() {
+	sed -n "/^$1() {/,/^}/s/^\t\([a-z0-9|]\{1,\}\)).*/\1/p" $GUEST | tr '|' '\n' | paste -sd' '
+}
+
+check=0 args=()
+for a in "$@"; do
+	case $a in
+	--check)	check=1 ;;
+	-h|--help)	usage; exit 0 ;;
+	-*)		refuse "unknown option '$a' (options: --check -h --help)" ;;
+	*)		args+=("$a") ;;
+	esac
+done
+[ ${#args[@]} -le 1 ] || refuse "one KERNEL_TAG at most, not '${args[*]}'"
+tag=${args[0]:-${VQ_BENCH_KERNEL:-7}}
+one_of "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag" \
+	"$(vm_known_tags)"
+need_uint VQ_BENCH_S 1 $BENCH_S_MAX seconds
+need_uint VQ_BENCH_RUNS 1 $BENCH_RUNS_MAX "runs per cell"
+need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
+need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
+need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
+need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
+need_words VQ_BENCH_SCENS "$(case_labels measure)"
+need_words VQ_BENCH_GRID "$(case_labels apply_set)"
+for v in VQ_BENCH_B_FRESH VQ_BENCH_NOISE VQ_BENCH_TRACE; do
+	[ -n "${!v:-}" ] && one_of "$v" "${!v}" "0 1"
+done
+[ -n "${VQ_BENCH_POLICY:-}" ] && one_of VQ_BENCH_POLICY "$VQ_BENCH_POLICY" \
+	"$(cd policies && printf '%s\n' *.json | sed 's/\.json$//' | paste -sd' ')"
+# both CPUs F and B among the guest's vCPUs (taskset -c in the guest)
+pin=${VQ_BENCH_PIN:-none}
+if [ "$pin" != none ]; then
+	if ! [[ $pin =~ ^([0-9]{1,3}):([0-9]{1,3})$ ]] ||
+		[ "${BASH_REMATCH[1]}" -ge $VM_QEMU_SMP ] ||
+		[ "${BASH_REMATCH[2]}" -ge $VM_QEMU_SMP ]; then
+		refuse "VQ_BENCH_PIN must be F:B with CPUs F and B in 0..$((VM_QEMU_SMP - 1))" \
+			"(the guest's vCPUs), or none, not '$pin'"
+	fi
+fi
+[ $check = 1 ] && exit 0
 
 words=""
 for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \

@@ -2,21 +2,93 @@
 # The VM tier: for each test kernel, build vqpair.ko against it, build an initramfs, boot
 # it under QEMU (TCG), run the guest tests and collect results and dmesg.
 #
-#   tests/vm/run.sh [--bench] [KERNEL_TAG...]     default tags: $VQ_KERNELS or "6.1"
-# Env: VQ_TESTS=t_a,t_b (subset), VQ_CACHE (default .cache), VQ_VM_TIMEOUT (s, default 600),
-# VQ_QEMU_NICS (default none; "hubpair" gives the guest a virtio_net pair, see vmlib.sh),
-# VQ_BENCH_MODE (the guest bench of --bench: bench = bench.sh, bench-scen = bench_scen.sh),
-# VQ_VM_APPEND (more kernel command-line words; NAME=VALUE ones reach the guest's /init env).
+#   tests/vm/run.sh [--bench] [--check] [KERNEL_TAG...]   default tags: $VQ_KERNELS or "6.1"
+# KERNEL_TAG: one that scripts/kernels.sh fetches (-h lists them). --check: validate the arguments
+# and the environment below, then exit 0 without locking, building or booting anything.
+# Env: VQ_TESTS=t_a,t_b (subset, names of tests/vm/guest/t_*.sh), VQ_CACHE (default .cache),
+# VQ_VM_TIMEOUT (whole s, 30..86400, default 600), VQ_QEMU_NICS (default none; "hubpair"
+# gives the guest a virtio_net pair, see vmlib.sh), VQ_BENCH_MODE (the guest bench of
+# --bench: bench = bench.sh, bench-scen = bench_scen.sh), VQ_VM_APPEND (more kernel
+# command-line words; NAME=VALUE ones reach the guest's /init env).
+# A bad option, tag or setting is refused by name before anything is locked, built or
+# booted: one "vm: ..." line and the usage on stderr, exit 2.
 # Logs: .cache/vm/<tag>/console.log (full console), dmesg.log. Prints
 # "vm: N passed, N failed" last; exits non-zero on any failure.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
 . tests/vm/vmlib.sh
-bench=0
-[ "${1:-}" = --bench ] && { bench=1; shift; }
-tags=${*:-${VQ_KERNELS:-6.1}}
+# VQ_VM_TIMEOUT: a TCG boot alone takes ~30 s, a day is more than any run here needs, and 0
+# would be timeout(1)'s "no limit"
+VM_TIMEOUT_MIN_S=30
+VM_TIMEOUT_MAX_S=86400
+KNOWN_TAGS=$(vm_known_tags)
+GUEST_TESTS=$(cd tests/vm/guest && printf '%s\n' t_*.sh | sed 's/\.sh$//' | paste -sd' ')
+# /init runs vqmode=M as /tests/M.sh with - turned into _
+BENCH_MODES=$(cd tests/vm/guest && printf '%s\n' bench*.sh | sed -e 's/\.sh$//' -e 's/_/-/g' |
+	paste -sd' ')
+
+usage() {
+	echo "usage: tests/vm/run.sh [--bench] [--check] [KERNEL_TAG...];" \
+		"options: --bench --check -h --help; kernel tags: $KNOWN_TAGS"
+}
+# refuse WHY: a usage error, exit 2
+refuse() {
+	{ echo "vm: $*"; usage; } >&2
+	exit 2
+}
+# one_of NAME VALUE LIST: refuses VALUE unless it is a word of LIST
+one_of() {
+	case " $3 " in
+	*" $2 "*) [ -n "$2" ] && return 0 ;;
+	esac
+	refuse "$1 must be one of $3, not '$2'"
+}
+# need_uint NAME VALUE MIN MAX UNIT: refuses VALUE unless a whole number in MIN..MAX written
+# without a leading zero
+need_uint() {
+	case $2 in
+	''|*[!0-9]*|0?*) ;;
+	*) [ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
+	esac
+	refuse "$1 must be a whole number in $3..$4 ($5), not '$2'"
+}
+
+bench=0 check=0 tags=()
+for a in "$@"; do
+	case $a in
+	--bench)	bench=1 ;;
+	--check)	check=1 ;;
+	-h|--help)	usage; exit 0 ;;
+	-*)		refuse "unknown option '$a'" ;;
+	*)		tags+=("$a") ;;
+	esac
+done
+[ -n "$KNOWN_TAGS" ] || { echo "vm: no kernel tag found in scripts/kernels.sh" >&2; exit 1; }
+src=KERNEL_TAG
+if [ ${#tags[@]} -eq 0 ]; then
+	src=VQ_KERNELS
+	read -ra tags <<< "${VQ_KERNELS:-6.1}"
+	[ ${#tags[@]} -gt 0 ] ||
+		refuse "VQ_KERNELS must name kernel tags of $KNOWN_TAGS, not '$VQ_KERNELS'"
+fi
+for a in "${tags[@]}"; do
+	one_of "$src" "$a" "$KNOWN_TAGS"
+done
 timeout_s=${VQ_VM_TIMEOUT:-600}
+need_uint VQ_VM_TIMEOUT "$timeout_s" $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
+if [ -n "${VQ_TESTS:-}" ]; then
+	# the extra comma keeps a trailing empty name ("t_a,") in the list, to be refused
+	IFS=, read -ra want <<< "$VQ_TESTS,"
+	for a in "${want[@]}"; do
+		one_of VQ_TESTS "$a" "$GUEST_TESTS"
+	done
+fi
+[ -n "${VQ_BENCH_MODE:-}" ] && one_of VQ_BENCH_MODE "$VQ_BENCH_MODE" "$BENCH_MODES"
+vm_nic_argv "${VQ_QEMU_NICS:-none}" 2> /dev/null ||
+	refuse "VQ_QEMU_NICS must be words of none, hubpair, user:HOSTPORT:GUESTPORT," \
+		"not '$VQ_QEMU_NICS'"
+[ $check = 1 ] && exit 0
 passed=0 failed=0
 
 # boot_guest APPEND: one guest run into $out/console.log. A crash before /init runs is
@@ -58,7 +130,7 @@ results() {
 vm_lock
 vm_build_ctl || { echo "vm: 0 passed, 1 failed"; exit 1; }
 
-for tag in $tags; do
+for tag in "${tags[@]}"; do
 	t0=$(date +%s)
 	vm_prepare "$tag" || { failed=$((failed + 1)); continue; }
 	out=$VM_OUT
@@ -69,15 +141,14 @@ for tag in $tags; do
 	t1=$(date +%s)
 	rm -f "$out/console.int3.log"
 	boot_guest "$append" || { failed=$((failed + 1)); continue; }
-	# An "Oops: int3" is TCG's, never the module's (BUG() is ud2; an int3 at a text-patch
-	# site means a vCPU ran the patch's stale breakpoint, see vm_qemu_argv): the tests not
-	# yet reported, the interrupted one first, run once more in a fresh guest. Both
-	# consoles are kept and both summaries printed; the interrupted test counts once. With
-	# none left (the oops came after the last test), there is nothing to rerun.
+	# TCG's int3 oops (vm_tcg_int3_oops) is not the module's: the tests not yet reported,
+	# the interrupted one first, run once more in a fresh guest. Both consoles are kept and
+	# both summaries printed; the interrupted test counts once. With none left (the oops
+	# came after the last test), there is nothing to rerun.
 	rest=""
 	if [ $bench = 0 ] && ! grep -q '^VQ-END' "$out/console.log" &&
-		grep -q 'Oops: int3' "$out/console.log"; then
-		all=${VQ_TESTS:-$(cd tests/vm/guest && ls t_*.sh | sed 's/\.sh$//' | paste -sd,)}
+		vm_tcg_int3_oops "$out/console.log"; then
+		all=${VQ_TESTS:-${GUEST_TESTS// /,}}
 		rest=$(echo "$all" | tr , '\n' | while read -r t; do
 			grep -q "^VQTEST $t " "$out/console.log" || echo "$t"; done | paste -sd,)
 	fi
@@ -90,8 +161,7 @@ for tag in $tags; do
 	fi
 	t2=$(date +%s)
 	summarize "$out/console.log"
-	p=$(results | grep -c ' PASS')
-	f=$(results | grep -c ' FAIL')
+	read -r p f < <(results | awk '/ PASS/ { p++ } / FAIL/ { f++ } END { print p + 0, f + 0 }')
 	if ! grep -q '^VQ-END' "$out/console.log"; then
 		echo "[$tag] guest did not finish (timeout ${timeout_s}s or panic); tail of console:"
 		tail -30 "$out/console.log"

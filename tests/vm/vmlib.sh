@@ -10,6 +10,9 @@
 #                           from the kernel's env. Build log: $VM_OUT/build.log
 #   vm_qemu_argv INITRD APPEND [NICS]
 #                           fills the array VM_QEMU with the QEMU command line
+#   vm_known_tags           the kernel tags scripts/kernels.sh fetches, space-separated
+#   vm_tcg_int3_oops CONSOLE
+#                           0 when that console log shows TCG's text-patch "Oops: int3"
 #
 # NICS (also VQ_QEMU_NICS for tests/vm/run.sh) is a space-separated list of:
 #   none           no NIC (the default)
@@ -92,4 +95,20 @@ vm_qemu_argv() {
 	VM_QEMU=(qemu-system-x86_64 -accel tcg -smp $VM_QEMU_SMP -m $VM_QEMU_MEM_MB
 		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$1" -append "$2 tsc=reliable"
 		"${VM_NIC_ARGV[@]}")
+}
+
+# vm_known_tags: the labels of scripts/kernels.sh's fetch case, the only tags it can fetch,
+# so that a caller refuses an unknown tag before it locks, builds or boots anything
+vm_known_tags() {
+	sed -n '/^fetch() {/,/^}/s/^\t\([0-9][0-9.]*\))\t.*/\1/p' "$VM_TOP/scripts/kernels.sh" |
+		paste -sd' '
+}
+
+# vm_tcg_int3_oops CONSOLE: 0 when the guest's console log shows "Oops: int3". That oops is
+# TCG's, never the module's: BUG() is ud2, and an int3 at a text-patch site means a vCPU ran
+# the stale breakpoint of the kernel's own text patching after the patch ended (MTTCG; see
+# vm_qemu_argv for the one trigger tsc=reliable removes). Callers boot again rather than
+# count it as a failure. -a: a console log holds escapes and, after a crash, NUL bytes.
+vm_tcg_int3_oops() {
+	grep -aq 'Oops: int3' "$1"
 }
