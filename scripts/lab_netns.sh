@@ -99,8 +99,9 @@ VQPROBE=$(bin vqprobe tests/tools/vqprobe)
 
 # shellcheck source=scripts/lab_common.sh
 . "$HERE/lab_common.sh"
-lab_pick_port "listens on"
+# every setting is checked before the port probe speaks
 lab_phase_len
+lab_pick_port "listens on"
 CAP_S=${LAB_SECONDS:-$((3 * EXPECT_S))}
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vqlabns.XXXXXX") || exit 1

@@ -70,8 +70,9 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (mak
 
 # shellcheck source=scripts/lab_common.sh
 . scripts/lab_common.sh
-lab_pick_port "is forwarded from"
+# every setting is checked before the port probe speaks
 lab_phase_len
+lab_pick_port "is forwarded from"
 # without LAB_SECONDS a wedged guest still ends: twice the expected time
 CAP_S=${LAB_SECONDS:-$((2 * EXPECT_S))}
 
@@ -265,12 +266,11 @@ while :; do
 	[ $CAPPED = 0 ] && [ ! -s "$TMP/console.log" ] &&
 		{ [ $qrc != 0 ] || [ -s "$TMP/qemu.err" ]; } && qemu_refused $qrc
 	grep -a . "$TMP/qemu.err" | head -$ERR_LINES | sed 's/^/lab: QEMU: /'
-	# A crash before /init runs, or an "Oops: int3" at any time, is TCG's, not the lab's
-	# (a vCPU ran a stale breakpoint of the kernel's own text patching, see
-	# vm_qemu_argv in tests/vm/vmlib.sh): the whole lab boots once more
+	# A crash before /init runs, or TCG's int3 oops at any time (vm_tcg_int3_oops in
+	# tests/vm/vmlib.sh), is TCG's, not the lab's: the whole lab boots once more
 	if [ $CAPPED = 0 ] && [ $BOOTS = 1 ] && ! grep -aq '^VQ-END' "$TMP/console.log" &&
 		{ ! grep -aq VQ-BEGIN "$TMP/console.log" ||
-			grep -aq 'Oops: int3' "$TMP/console.log"; }; then
+			vm_tcg_int3_oops "$TMP/console.log"; }; then
 		cat "$TMP/console.log" "$TMP/qemu.err" > "$VM_OUT/lab-console.boot1.log"
 		say "lab: the guest died on TCG's text-patch int3 or before /init, booting again;" \
 			"see $VM_OUT/lab-console.boot1.log"
