@@ -64,23 +64,14 @@ refuse() {
 	echo "vm_scenarios: $*" >&2
 	exit 2
 }
-# one_of NAME VALUE LIST: refuses VALUE unless it is a word of LIST
-one_of() {
-	case " $3 " in
-	*" $2 "*) [ -n "$2" ] && return 0 ;;
-	esac
-	refuse "$1 must be one of $3, not '$2'"
-}
-# need_uint NAME MIN MAX UNIT: refuses the variable NAME, when set, unless a whole number in
-# MIN..MAX without a leading zero (the guest's $((...)) would read 010 as octal)
+# one_of NAME VALUE LIST: refuses VALUE unless a word of LIST (vmlib.sh's vm_word_ok)
+one_of() { local why; why=$(vm_word_ok "$@") || refuse "$why"; }
+# need_uint NAME MIN MAX UNIT: refuses the variable NAME, when set, unless vmlib.sh's
+# vm_uint_ok takes its value
 need_uint() {
-	local v=${!1:-}
-	case $v in
-	'') return 0 ;;
-	*[!0-9]*|0?*) ;;
-	*) [ ${#v} -le 9 ] && [ "$v" -ge "$2" ] && [ "$v" -le "$3" ] && return 0 ;;
-	esac
-	refuse "$1 must be a whole number in $2..$3 ($4), not '$v'"
+	local why
+	[ -n "${!1:-}" ] || return 0
+	why=$(vm_uint_ok "$1" "${!1}" "$2" "$3" "$4") || refuse "$why"
 }
 # need_words NAME LIST: refuses the list variable NAME, when set, unless it has at least one
 # word and every word is in LIST

@@ -37,22 +37,10 @@ refuse() {
 	{ echo "vm: $*"; usage; } >&2
 	exit 2
 }
-# one_of NAME VALUE LIST: refuses VALUE unless it is a word of LIST
-one_of() {
-	case " $3 " in
-	*" $2 "*) [ -n "$2" ] && return 0 ;;
-	esac
-	refuse "$1 must be one of $3, not '$2'"
-}
-# need_uint NAME VALUE MIN MAX UNIT: refuses VALUE unless a whole number in MIN..MAX written
-# without a leading zero
-need_uint() {
-	case $2 in
-	''|*[!0-9]*|0?*) ;;
-	*) [ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
-	esac
-	refuse "$1 must be a whole number in $3..$4 ($5), not '$2'"
-}
+# one_of NAME VALUE LIST, need_uint NAME VALUE MIN MAX UNIT: refuse unless vmlib.sh's
+# vm_word_ok / vm_uint_ok accept
+one_of() { local why; why=$(vm_word_ok "$@") || refuse "$why"; }
+need_uint() { local why; why=$(vm_uint_ok "$@") || refuse "$why"; }
 
 bench=0 check=0 tags=()
 for a in "$@"; do

@@ -97,6 +97,28 @@ vm_qemu_argv() {
 		"${VM_NIC_ARGV[@]}")
 }
 
+# vm_word_ok NAME VALUE LIST: 0 when VALUE is a (non-empty) word of LIST; else prints the
+# refusal "NAME must be one of LIST, not 'VALUE'" and returns 1 (callers: why=$(...) || refuse)
+vm_word_ok() {
+	case " $3 " in
+	*" $2 "*) [ -n "$2" ] && return 0 ;;
+	esac
+	echo "$1 must be one of $3, not '$2'"
+	return 1
+}
+
+# vm_uint_ok NAME VALUE MIN MAX UNIT: 0 when VALUE is a whole number in MIN..MAX written
+# without a leading zero (a guest's $((...)) reads 010 as octal); else prints the refusal
+# naming NAME and returns 1
+vm_uint_ok() {
+	case $2 in
+	''|*[!0-9]*|0?*) ;;
+	*) [ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
+	esac
+	echo "$1 must be a whole number in $3..$4 ($5), not '$2'"
+	return 1
+}
+
 # vm_known_tags: the labels of scripts/kernels.sh's fetch case, the only tags it can fetch,
 # so that a caller refuses an unknown tag before it locks, builds or boots anything
 vm_known_tags() {
