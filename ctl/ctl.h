@@ -105,13 +105,14 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len);
 /*
  * The text to print instead of an API error's message (docs/api.md, error codes) when
  * the message speaks in the API's terms: 409 "conflict" on field "disruptive" (KNOB needs
- * --disruptive) and 403 "read_only" on field "dev" (a loopback DEV is never written; any
- * other read-only DEV is the machine's own interface, written only under --manage). @dev
- * and @knob are the command's DEV and KNOB (NULL: not known). Returns @buf, or NULL when
- * the API's own message is the one to show.
+ * --disruptive) and 403 "read_only" on field "dev", worded by the error's @reason as the
+ * daemon states it (VQ_ERR_REASON_LOOPBACK: DEV is never written; VQ_ERR_REASON_NOT_MANAGED:
+ * DEV is the machine's own interface, written only under --manage; NULL or another word:
+ * the API's message). @dev and @knob are the command's DEV and KNOB (NULL: not known).
+ * Returns @buf, or NULL when the API's own message is the one to show.
  */
-const char *ctl_error_words(const char *code, const char *field, const char *dev,
-			    const char *knob, char *buf, size_t len);
+const char *ctl_error_words(const char *code, const char *field, const char *reason,
+			    const char *dev, const char *knob, char *buf, size_t len);
 
 /* ---- jpath.c: dotted paths in JSON objects (pure) ---- */
 
