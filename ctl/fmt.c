@@ -399,6 +399,13 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len)
 	return buf;
 }
 
+char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *arg,
+			  const char *min, const char *max, const char *unit)
+{
+	snprintf(buf, len, "%s: '%s' is out of range [%s, %s] (%s)", name, arg, min, max, unit);
+	return buf;
+}
+
 /* ---- the CLI's words for API errors whose message speaks in the API's terms ---- */
 
 const char *ctl_error_words(const char *code, const char *field, const char *reason,

@@ -173,8 +173,10 @@ expect events_since_bare 400 invalid_field since 'since: needs a value'
 expect release_q_empty 400 invalid_field queue '^queue: must be an integer 0\.\.1023$'
 expect events_since_big 422 out_of_range since \
 	'^since: 9223372036854775808 is above the maximum 9223372036854775807$'
-expect events_since_empty 400 invalid_field since '^since: must be an integer 0\.\.9223372036854775807$'
-expect events_since_text 400 invalid_field since '^since: must be an integer 0\.\.9223372036854775807$'
+expect events_since_empty 400 invalid_field since \
+	'^since: must be an integer 0\.\.9223372036854775807$'
+expect events_since_text 400 invalid_field since \
+	'^since: must be an integer 0\.\.9223372036854775807$'
 expect events_limit_empty 400 invalid_field limit '^limit: must be an integer 1\.\.10000$'
 expect events_limit_zero 422 out_of_range limit '^limit: 0 is below the minimum 1$'
 expect events_dup 400 invalid_field limit 'more than once'

@@ -348,6 +348,25 @@ static void test_jpath_get_and_change_line(void **state)
 	json_decref(after);
 }
 
+/* one wording for every number out of range: option, value, range and unit */
+static void test_range_error(void **state)
+{
+	char b[CTL_RANGE_ERROR_BYTES];
+
+	(void)state;
+	assert_string_equal(ctl_fmt_range_error(b, sizeof(b), "--queue", "1024", "0", "1023",
+						"queue index"),
+			    "--queue: '1024' is out of range [0, 1023] (queue index)");
+	assert_string_equal(ctl_fmt_range_error(b, sizeof(b), "--interval", "7200", "0.01",
+						"3600", "seconds"),
+			    "--interval: '7200' is out of range [0.01, 3600] (seconds)");
+	assert_string_equal(ctl_fmt_range_error(b, sizeof(b), "VALUE", "99999999999999999999",
+						"0", "9223372036854775807",
+						"gro-flush-timeout's unit"),
+			    "VALUE: '99999999999999999999' is out of range "
+			    "[0, 9223372036854775807] (gro-flush-timeout's unit)");
+}
+
 static void test_error_words(void **state)
 {
 	char b[512];
@@ -476,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_policy_mark_modified),
 		cmocka_unit_test(test_json_value_from_arg),
 		cmocka_unit_test(test_jpath_get_and_change_line),
+		cmocka_unit_test(test_range_error),
 		cmocka_unit_test(test_error_words),
 		cmocka_unit_test(test_fmt_json_number),
 	};
