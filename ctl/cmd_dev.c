@@ -238,9 +238,10 @@ struct ctl_set_opts {
  * than the last one silently winning. *seen is set on the first.
  */
 static int ctl_opt_u64_once(const char *cmd, const char *name, uint64_t min, uint64_t max,
-			    int argc, char **argv, int *i, uint64_t *out, bool *seen)
+			    const char *unit, int argc, char **argv, int *i, uint64_t *out,
+			    bool *seen)
 {
-	int r = ctl_opt_u64(cmd, name, min, max, argc, argv, i, out);
+	int r = ctl_opt_u64(cmd, name, min, max, unit, argc, argv, i, out);
 
 	if (r <= 0)
 		return r;
@@ -257,13 +258,13 @@ static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx
 	struct ctl_set_opts *o = ctx;
 	int r;
 
-	r = ctl_opt_u64_once(cmd, "--queue", 0, CTL_QUEUE_MAX, argc, argv, i, &o->queue,
-			     &o->has_queue);
+	r = ctl_opt_u64_once(cmd, "--queue", 0, CTL_QUEUE_MAX, "queue index", argc, argv, i,
+			     &o->queue, &o->has_queue);
 	if (r)
 		return r;
 	if (o->allow_napi) {
-		r = ctl_opt_u64_once(cmd, "--napi-id", CTL_NAPI_ID_MIN, CTL_NAPI_ID_MAX, argc, argv,
-				     i, &o->napi_id, &o->has_napi);
+		r = ctl_opt_u64_once(cmd, "--napi-id", CTL_NAPI_ID_MIN, CTL_NAPI_ID_MAX, "NAPI id",
+				     argc, argv, i, &o->napi_id, &o->has_napi);
 		if (r)
 			return r;
 		if (!strcmp(argv[*i], "--disruptive")) {
@@ -341,8 +342,13 @@ int cmd_set(struct ctl_conn *c, int argc, char **argv)
 				       n == 1 ? "KNOB VALUE" : "VALUE");
 	/* json_int_t is signed 64-bit: larger values go as reals would lose digits */
 	err = ctl_parse_u64_range(pos[2], 0, CTL_JSON_INT_MAX, &v);
-	if (err)
-		return ctl_u64_error("set", "VALUE", pos[2], err, 0, CTL_JSON_INT_MAX);
+	if (err) {
+		char unit[CTL_RANGE_ERROR_BYTES];
+
+		/* the knob's own range is the daemon's to check; this is the API's integer */
+		snprintf(unit, sizeof(unit), "%s's unit", pos[1]);
+		return ctl_u64_error("set", "VALUE", pos[2], err, 0, CTL_JSON_INT_MAX, unit);
+	}
 	body = json_pack("{s:I}", "value", (json_int_t)v);
 	if (body && o.has_queue)
 		json_object_set_new(body, "queue", json_integer((json_int_t)o.queue));

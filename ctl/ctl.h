@@ -102,16 +102,28 @@ char *ctl_fmt_time_ns(uint64_t ns, char *buf, size_t len);
  */
 char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len);
 
+/* Room for ctl_fmt_range_error() with 20-digit bounds, a long option and unit. */
+#define CTL_RANGE_ERROR_BYTES	512
+/*
+ * The one wording of a number outside its range on the command line, for every option and
+ * argument: "NAME: 'ARG' is out of range [MIN, MAX] (UNIT)", e.g. "--queue: '1024' is out of
+ * range [0, 1023] (queue index)"; @min and @max as text (integers, or seconds with their
+ * decimals). Returns @buf.
+ */
+char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *arg,
+			  const char *min, const char *max, const char *unit);
+
 /*
  * The text to print instead of an API error's message (docs/api.md, error codes) when
  * the message speaks in the API's terms: 409 "conflict" on field "disruptive" (KNOB needs
- * --disruptive) and 403 "read_only" on field "dev" (a loopback DEV is never written; any
- * other read-only DEV is the machine's own interface, written only under --manage). @dev
- * and @knob are the command's DEV and KNOB (NULL: not known). Returns @buf, or NULL when
- * the API's own message is the one to show.
+ * --disruptive) and 403 "read_only" on field "dev", worded by the error's @reason as the
+ * daemon states it (VQ_ERR_REASON_LOOPBACK: DEV is never written; VQ_ERR_REASON_NOT_MANAGED:
+ * DEV is the machine's own interface, written only under --manage; NULL or another word:
+ * the API's message). @dev and @knob are the command's DEV and KNOB (NULL: not known).
+ * Returns @buf, or NULL when the API's own message is the one to show.
  */
-const char *ctl_error_words(const char *code, const char *field, const char *dev,
-			    const char *knob, char *buf, size_t len);
+const char *ctl_error_words(const char *code, const char *field, const char *reason,
+			    const char *dev, const char *knob, char *buf, size_t len);
 
 /* ---- jpath.c: dotted paths in JSON objects (pure) ---- */
 
@@ -240,18 +252,22 @@ bool ctl_is_option(const char *a);
  */
 int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i,
 		const char **arg);
-/* Same, parsed as an unsigned integer in [min, max]; -1 after ctl_u64_error()'s message. */
-int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max, int argc,
-		char **argv, int *i, uint64_t *out);
+/*
+ * Same, parsed as an unsigned integer in [min, max] of @unit (for ctl_u64_error()); -1 after
+ * ctl_u64_error()'s message.
+ */
+int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max,
+		const char *unit, int argc, char **argv, int *i, uint64_t *out);
 
 /*
  * The one wording of a bad number on the command line, naming the option or field @name:
- * "NAME: 'ARG' is not an unsigned decimal integer" for -EINVAL, "NAME: 'ARG' is out of range
- * [MIN, MAX]" for -ERANGE (too large for 64 bits too). Returns VQ_EXIT_USAGE.
+ * "NAME: 'ARG' is not an unsigned decimal integer" for -EINVAL, ctl_fmt_range_error()'s
+ * "NAME: 'ARG' is out of range [MIN, MAX] (UNIT)" for -ERANGE (too large for 64 bits too).
+ * Returns VQ_EXIT_USAGE.
  */
 int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, uint64_t min,
-		  uint64_t max);
-/* The same for seconds (ctl_parse_seconds_ms()): "... is out of range [0.01, 3600] seconds". */
+		  uint64_t max, const char *unit);
+/* The same for seconds (ctl_parse_seconds_ms()): "... is out of range [0.01, 3600] (seconds)". */
 int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int err,
 		      uint64_t min_ms, uint64_t max_ms);
 

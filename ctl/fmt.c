@@ -399,21 +399,17 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len)
 	return buf;
 }
 
-/* ---- the CLI's words for API errors whose message speaks in the API's terms ---- */
-
-/* The loopback device's name: the kernel creates it as "lo" in every namespace. */
-#define CTL_LOOPBACK_NAME	"lo"
-
-/* NAME of a selector "NETNS:NAME" or "NAME" (names hold no ':', so the last one splits). */
-static const char *ctl_sel_name(const char *dev)
+char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *arg,
+			  const char *min, const char *max, const char *unit)
 {
-	const char *c = strrchr(dev, ':');
-
-	return c ? c + 1 : dev;
+	snprintf(buf, len, "%s: '%s' is out of range [%s, %s] (%s)", name, arg, min, max, unit);
+	return buf;
 }
 
-const char *ctl_error_words(const char *code, const char *field, const char *dev,
-			    const char *knob, char *buf, size_t len)
+/* ---- the CLI's words for API errors whose message speaks in the API's terms ---- */
+
+const char *ctl_error_words(const char *code, const char *field, const char *reason,
+			    const char *dev, const char *knob, char *buf, size_t len)
 {
 	if (!code || !field)
 		return NULL;
@@ -423,15 +419,20 @@ const char *ctl_error_words(const char *code, const char *field, const char *dev
 			 knob);
 		return buf;
 	}
-	if (strcmp(code, VQ_ERR_READ_ONLY) || strcmp(field, "dev") || !dev)
+	if (strcmp(code, VQ_ERR_READ_ONLY) || strcmp(field, "dev") || !dev || !reason)
 		return NULL;
-	/* sample.c never manages a loopback device, --manage or not */
-	if (!strcmp(ctl_sel_name(dev), CTL_LOOPBACK_NAME))
+	/*
+	 * The daemon's reason, not the name: it tells by IFF_LOOPBACK, and a namespace may have
+	 * a loopback device renamed from "lo" or another device called "lo".
+	 */
+	if (!strcmp(reason, VQ_ERR_REASON_LOOPBACK))
 		snprintf(buf, len, "%s is a loopback device: vqtuned observes it and never "
 			 "writes it (--manage does not change that)", dev);
-	else
+	else if (!strcmp(reason, VQ_ERR_REASON_NOT_MANAGED))
 		snprintf(buf, len, "%s is observed read-only: vqtuned never writes the machine's "
 			 "own interfaces (those of its own namespace) unless it was started with "
 			 "--manage GLOB naming them", dev);
+	else
+		return NULL;	/* a reason this CLI does not know: the API's message says it */
 	return buf;
 }

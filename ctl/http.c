@@ -2,7 +2,7 @@
 /*
  * libcurl transport of vqtunectl: one easy handle per run, reused so `watch` and
  * `events --follow` keep their connection. Error replies are docs/api.md's
- * {"error":{"code","message","field"}} and map to enum vq_exit.
+ * {"error":{"code","message","field","reason"}} and map to enum vq_exit.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -200,12 +200,13 @@ static int ctl_report_http_error(struct ctl_conn *c, long status, const struct c
 	const char *code = json_string_value(json_object_get(e, "code"));
 	const char *msg = json_string_value(json_object_get(e, "message"));
 	const char *field = json_string_value(json_object_get(e, "field"));
+	const char *reason = json_string_value(json_object_get(e, "reason"));
 	char words[CTL_ERROR_WORDS_BYTES];
 	const char *cli = NULL;
 
 	/* --json output is for scripts: the API's own message, as it came */
 	if (msg && code && !ctl_json_mode)
-		cli = ctl_error_words(code, field, c->dev, c->knob, words, sizeof(words));
+		cli = ctl_error_words(code, field, reason, c->dev, c->knob, words, sizeof(words));
 	if (c->quiet) {
 		/* caller shows the absence itself */
 	} else if (msg && code) {

@@ -20,6 +20,8 @@
 #define CTL_TIMEOUT_MAX_MS	86400000ULL
 /* Milliseconds per second: seconds ranges are shown from their millisecond bounds. */
 #define CTL_MS_PER_S		1000.0
+/* A 64-bit bound in decimal (20 digits) or seconds in %g, with its NUL. */
+#define CTL_U64_DIGITS_BYTES	32
 
 static const struct ctl_cmd ctl_cmds[] = {
 	{ "status", cmd_status, "", "daemon version, uptime, mode, tick and event counts" },
@@ -171,26 +173,36 @@ int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i
 }
 
 int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, uint64_t min,
-		  uint64_t max)
+		  uint64_t max, const char *unit)
 {
-	if (err == -ERANGE)
-		return ctl_usage_error(cmd, "%s: '%s' is out of range [%llu, %llu]", name, arg,
-				       (unsigned long long)min, (unsigned long long)max);
-	return ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name, arg);
+	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
+
+	if (err != -ERANGE)
+		return ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name,
+				       arg);
+	snprintf(lo, sizeof(lo), "%llu", (unsigned long long)min);
+	snprintf(hi, sizeof(hi), "%llu", (unsigned long long)max);
+	return ctl_usage_error(cmd, "%s", ctl_fmt_range_error(msg, sizeof(msg), name, arg, lo, hi,
+							      unit));
 }
 
 int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int err,
 		      uint64_t min_ms, uint64_t max_ms)
 {
-	if (err == -ERANGE)
-		return ctl_usage_error(cmd, "%s: '%s' is out of range [%g, %g] seconds", name, arg,
-				       (double)min_ms / CTL_MS_PER_S, (double)max_ms / CTL_MS_PER_S);
+	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
+
+	if (err == -ERANGE) {
+		snprintf(lo, sizeof(lo), "%g", (double)min_ms / CTL_MS_PER_S);
+		snprintf(hi, sizeof(hi), "%g", (double)max_ms / CTL_MS_PER_S);
+		return ctl_usage_error(cmd, "%s", ctl_fmt_range_error(msg, sizeof(msg), name, arg,
+								      lo, hi, "seconds"));
+	}
 	return ctl_usage_error(cmd, "%s: '%s' is not a number of seconds (digits, at most %d "
 			       "decimals)", name, arg, CTL_SECONDS_DECIMALS);
 }
 
-int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max, int argc,
-		char **argv, int *i, uint64_t *out)
+int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max,
+		const char *unit, int argc, char **argv, int *i, uint64_t *out)
 {
 	const char *arg;
 	int r = ctl_opt_arg(cmd, name, argc, argv, i, &arg);
@@ -199,7 +211,7 @@ int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max, i
 		return r;
 	r = ctl_parse_u64_range(arg, min, max, out);
 	if (r) {
-		ctl_u64_error(cmd, name, arg, r, min, max);
+		ctl_u64_error(cmd, name, arg, r, min, max, unit);
 		return -1;
 	}
 	return 1;

@@ -130,8 +130,8 @@ static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_w
 			continue;
 		}
 		/* 0 frames would print nothing and look like success */
-		r = ctl_opt_u64("watch", "--count", CTL_WATCH_COUNT_MIN, UINT64_MAX, argc, argv, &i,
-				&o->count);
+		r = ctl_opt_u64("watch", "--count", CTL_WATCH_COUNT_MIN, UINT64_MAX, "frames", argc,
+				argv, &i, &o->count);
 		if (r < 0)
 			return VQ_EXIT_USAGE;
 		if (r > 0) {
@@ -224,7 +224,8 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		/* the API's ids are JSON integers: signed 64-bit */
-		int r = ctl_opt_u64("events", "--since", 0, LLONG_MAX, argc, argv, &i, &since);
+		int r = ctl_opt_u64("events", "--since", 0, LLONG_MAX, "event id", argc, argv, &i,
+				    &since);
 
 		if (r < 0)
 			return VQ_EXIT_USAGE;

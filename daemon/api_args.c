@@ -3,14 +3,13 @@
  * api_args: checking and parsing query parameters for api.c (contract in api_args.h).
  * MHD has already percent-decoded names and values; nothing here allocates.
  */
-#include <inttypes.h>
 #include <microhttpd.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "api_args.h"
 #include "apierr.h"
-#include "http_parse.h"
+#include "reqval.h"
 #include "vqtune_api.h"
 
 /* Query parameters a route understands; any other, or one given twice, is refused. */
@@ -87,18 +86,22 @@ int api_args_events(struct MHD_Connection *c, uint64_t *since, unsigned int *lim
 	const char *s = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
 	const char *l = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
 	uint64_t n = API_EVENTS_LIMIT_DEFAULT;
+	int st;
 
 	*since = 0;
-	/* event ids are JSON integers: jansson's are signed 64-bit */
-	if (s && (http_parse_u64(s, since) || *since > INT64_MAX)) {
-		*out = apierr_new(VQ_ERR_BAD_REQUEST, "since",
-				  "since: must be an integer from 0 to %" PRId64, INT64_MAX);
-		return MHD_HTTP_BAD_REQUEST;
+	/*
+	 * Checked as a release's ?queue= is (rv_query_uint()): one code per kind of fault for
+	 * every integer query parameter. Event ids are JSON integers: jansson's are signed 64-bit.
+	 */
+	if (s) {
+		st = rv_query_uint("since", s, 0, INT64_MAX, since, out);
+		if (st)
+			return st;
 	}
-	if (l && (http_parse_u64(l, &n) || n < 1 || n > API_EVENTS_LIMIT_MAX)) {
-		*out = apierr_new(VQ_ERR_BAD_REQUEST, "limit",
-				  "limit: must be an integer from 1 to %d", API_EVENTS_LIMIT_MAX);
-		return MHD_HTTP_BAD_REQUEST;
+	if (l) {
+		st = rv_query_uint("limit", l, 1, API_EVENTS_LIMIT_MAX, &n, out);
+		if (st)
+			return st;
 	}
 	*limit = (unsigned int)n;
 	return 0;

@@ -29,11 +29,12 @@
 bool api_args_ok(struct MHD_Connection *c, const char *const *allowed, json_t **out);
 
 /*
- * GET /v1/events?since=ID&limit=N: both optional (absent, or given without a value, takes
- * the default). since: event id, 0..UINT64_MAX, default 0; limit: events, 1 to
- * API_EVENTS_LIMIT_MAX, default API_EVENTS_LIMIT_DEFAULT; both strict decimal
- * (http_parse_u64()). Returns 0 with *since and *limit set, or 400 (MHD_HTTP_BAD_REQUEST)
- * with *out a bad_request error whose field is the parameter that is wrong.
+ * GET /v1/events?since=ID&limit=N: both optional (absent takes the default; "?since" without
+ * "=" api_args_ok() has refused). since: event id, 0..INT64_MAX (a JSON integer), default 0;
+ * limit: events, 1 to API_EVENTS_LIMIT_MAX, default API_EVENTS_LIMIT_DEFAULT. Both checked by
+ * rv_query_uint(), as a release's ?queue= is: returns 0 with *since and *limit set; 400
+ * invalid_field when a value is not a decimal integer (empty, "1x", "+1", "1e3"); 422
+ * out_of_range when it is negative or outside its range. *out's field is the parameter.
  */
 int api_args_events(struct MHD_Connection *c, uint64_t *since, unsigned int *limit,
 		    json_t **out);

@@ -30,6 +30,12 @@ json_t *apierr_new(const char *code, const char *field, const char *fmt, ...)
 	return json_pack("{s:o}", "error", e);
 }
 
+json_t *apierr_reason(json_t *err, const char *reason)
+{
+	json_object_set_new(json_object_get(err, "error"), "reason", json_string(reason));
+	return err;
+}
+
 /*
  * Line and column (1-based, characters as jansson counts them) of the first "\u0000" escape
  * in @text: the one jansson stopped at, since it stops at the first error. jansson itself

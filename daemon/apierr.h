@@ -10,6 +10,13 @@ json_t *apierr_new(const char *code, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * Adds "reason":@reason (a VQ_ERR_REASON_* word of include/vqtune_api.h) to @err, an
+ * apierr_new() object, for a client to key on instead of the message. Returns @err; a NULL
+ * @err (no memory) stays NULL.
+ */
+json_t *apierr_reason(json_t *err, const char *reason);
+
+/*
  * The 400 invalid_json reply for the @len bytes of @text that json_loadb() could not parse
  * (@jerr): "line L column C: <why>" with jansson's line and column (1-based; jansson's
  * column 0, "before the first character" of a line, is given as 1). A NUL character

@@ -96,10 +96,11 @@ int policy_check_file(const char *path, FILE *f);
 
 /*
  * Load, validate and install @path. Errors are logged as policy_check_file() prints them
- * ("policy PATH:LINE:COLUMN: FIELD: MESSAGE") and the first is copied to @why (@whylen 0:
- * not kept); the first log line is printed from @why, so the log and whatever @why goes on
- * to (the SIGHUP event) give the same text even when @whylen cut it (POLICY_WHY_MAX does
- * not). 0 or -EINVAL/-errno; nothing is installed on an error.
+ * ("policy PATH:LINE:COLUMN: FIELD: MESSAGE"), in display form as an event's reason is
+ * (util_json_str()), and the first is copied to @why as is (@whylen 0: not kept); the first
+ * log line is printed from @why, so the log and the SIGHUP event that carries @why give the
+ * same text, also when it quotes a backslash and even when @whylen cut it (POLICY_WHY_MAX
+ * does not). 0 or -EINVAL/-errno; nothing is installed on an error.
  */
 int policy_load_file(const char *path, char *why, size_t whylen);
 

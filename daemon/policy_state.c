@@ -16,7 +16,10 @@
 #include "apierr.h"
 #include "log.h"
 #include "policy.h"
+#include "util.h"
 
+/* display form: a byte becomes at most 4 ("\xHH", util_name_display()) */
+#define POLICY_SHOWN_PER_BYTE	4
 /* a policy is a few KB; anything near this is not a policy (and is not read into memory) */
 #define POLICY_FILE_MAX_BYTES	(1 << 20)
 
@@ -219,6 +222,23 @@ int policy_check_file(const char *path, FILE *f)
 	return ret;
 }
 
+/*
+ * Logs one error line in display form (util_name_display(): "\\" for a backslash, "\xHH"
+ * for a byte that is not printable UTF-8), the form an event's reason takes in the API
+ * (util_json_str()): a line quoting a backslash, as jansson's "invalid escape near '"a\q'"
+ * does, reads the same in the log and in the SIGHUP event.
+ */
+static void log_error_line(const char *line)
+{
+	size_t need = POLICY_SHOWN_PER_BYTE * strlen(line) + 1;
+	char *shown = malloc(need);
+
+	if (shown)
+		util_name_display(line, shown, need);
+	log_err("policy %s", shown ? shown : line);
+	free(shown);
+}
+
 int policy_load_file(const char *path, char *why, size_t whylen)
 {
 	struct policy p;
@@ -239,7 +259,7 @@ int policy_load_file(const char *path, char *why, size_t whylen)
 				snprintf(why, whylen, "%s", line);
 				line = why;
 			}
-			log_err("policy %s", line);
+			log_error_line(line);
 		}
 	}
 	free(text);

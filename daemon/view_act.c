@@ -34,13 +34,17 @@ static int writable_dev(const char *sel, struct device **d, json_t **out)
 	}
 	/* sample.c never manages a loopback device, whatever --manage names */
 	if (!(*d)->managed && ((*d)->flags & IFF_LOOPBACK)) {
-		*out = apierr_new(VQ_ERR_READ_ONLY, "dev", "device '%s' is a loopback device: "
-				  "observed read-only, never written (--manage does not apply)", sel);
+		/* "reason" lets vqtunectl say so without guessing from the name ("lo") */
+		*out = apierr_reason(apierr_new(VQ_ERR_READ_ONLY, "dev", "device '%s' is a loopback "
+						"device: observed read-only, never written "
+						"(--manage does not apply)", sel),
+				     VQ_ERR_REASON_LOOPBACK);
 		return 403;
 	}
 	if (!(*d)->managed) {
-		*out = apierr_new(VQ_ERR_READ_ONLY, "dev",
-				  "device '%s' is observed read-only (not managed: see --manage)", sel);
+		*out = apierr_reason(apierr_new(VQ_ERR_READ_ONLY, "dev", "device '%s' is observed "
+						"read-only (not managed: see --manage)", sel),
+				     VQ_ERR_REASON_NOT_MANAGED);
 		return 403;
 	}
 	return 0;

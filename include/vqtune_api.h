@@ -30,7 +30,7 @@
 #define VQ_API_JSON_MAX_DEPTH		32
 
 /*
- * Error codes: {"error":{"code":CODE,"message":TEXT[,"field":NAME]}}.
+ * Error codes: {"error":{"code":CODE,"message":TEXT[,"field":NAME][,"reason":WORD]}}.
  * The HTTP status that goes with each is given beside it.
  */
 #define VQ_ERR_BAD_REQUEST		"bad_request"		/* 400 */
@@ -49,6 +49,16 @@
 #define VQ_ERR_UNSUPPORTED		"unsupported"		/* 422: the device/kernel lacks the knob */
 #define VQ_ERR_KERNEL			"kernel_error"		/* 502: the kernel refused; message has its extack */
 #define VQ_ERR_INTERNAL			"internal"		/* 500 */
+
+/*
+ * "reason" of an error: a fixed word a client may act on where code and field alone do not
+ * say which remedy applies (message is for people and may change). Absent on other errors.
+ * read_only on field "dev" (view_act.c): the device has IFF_LOOPBACK, whatever its name;
+ * --manage never makes it writable.
+ */
+#define VQ_ERR_REASON_LOOPBACK		"loopback"
+/* read_only on field "dev": an interface of the daemon's own namespace not named by --manage. */
+#define VQ_ERR_REASON_NOT_MANAGED	"not_managed"
 
 /* vqtunectl exit codes (documented in vqtunectl(8)). */
 enum vq_exit {

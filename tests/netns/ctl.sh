@@ -85,33 +85,36 @@ opt_case "set --napi-id with --queue" "--queue and --napi-id cannot be used toge
 	set --napi-id=1 "$B:vb" gro-flush-timeout --queue=0 777
 opt_case "release --queue twice" "--queue given more than once" \
 	release "$B:vb" gro-flush-timeout --queue 0 --queue 1
-# a number out of range: one wording for every option and VALUE, naming it and its range
+# a number out of range: one wording for every option and VALUE, naming it, the value and
+# the range with its unit (VALUE's is the knob's; the daemon checks the knob's own range)
 big=99999999999999999999	# more than 64 bits
 opt_case "set VALUE beyond 64 bits" \
-	"VALUE: '$big' is out of range [0, 9223372036854775807]" set "$B:vb" gro-flush-timeout "$big"
-opt_case "set VALUE beyond a JSON integer" \
-	"VALUE: '9223372036854775808' is out of range [0, 9223372036854775807]" \
-	set "$B:vb" gro-flush-timeout 9223372036854775808
-opt_case "set --queue beyond 64 bits" "--queue: '$big' is out of range [0, 1023]" \
+	"VALUE: '$big' is out of range [0, 9223372036854775807] (gro-flush-timeout's unit)" \
+	set "$B:vb" gro-flush-timeout "$big"
+opt_case "set VALUE beyond a JSON integer" "VALUE: '9223372036854775808' is out of range \
+[0, 9223372036854775807] (gro-flush-timeout's unit)" set "$B:vb" gro-flush-timeout \
+	9223372036854775808
+opt_case "set --queue beyond 64 bits" "--queue: '$big' is out of range [0, 1023] (queue index)" \
 	set "$B:vb" gro-flush-timeout 777 --queue "$big"
-opt_case "release --queue 1024" "--queue: '1024' is out of range [0, 1023]" \
+opt_case "release --queue 1024" "--queue: '1024' is out of range [0, 1023] (queue index)" \
 	release "$B:vb" gro-flush-timeout --queue 1024
-opt_case "set --napi-id 0" "--napi-id: '0' is out of range [1, 4294967295]" \
+opt_case "set --napi-id 0" "--napi-id: '0' is out of range [1, 4294967295] (NAPI id)" \
 	set "$B:vb" gro-flush-timeout 777 --napi-id 0
-opt_case "set --napi-id beyond u32" "--napi-id: '4294967296' is out of range [1, 4294967295]" \
+opt_case "set --napi-id beyond u32" \
+	"--napi-id: '4294967296' is out of range [1, 4294967295] (NAPI id)" \
 	set "$B:vb" gro-flush-timeout 777 --napi-id 4294967296
 opt_case "events --since beyond 64 bits" \
-	"--since: '$big' is out of range [0, 9223372036854775807]" events --since "$big"
+	"--since: '$big' is out of range [0, 9223372036854775807] (event id)" events --since "$big"
 opt_case "events --since beyond a JSON integer" \
-	"--since: '9223372036854775808' is out of range [0, 9223372036854775807]" \
+	"--since: '9223372036854775808' is out of range [0, 9223372036854775807] (event id)" \
 	events --since 9223372036854775808
 opt_case "watch --count beyond 64 bits" \
-	"--count: '$big' is out of range [1, 18446744073709551615]" watch --count "$big"
-opt_case "watch --count 0" "--count: '0' is out of range [1, 18446744073709551615]" \
+	"--count: '$big' is out of range [1, 18446744073709551615] (frames)" watch --count "$big"
+opt_case "watch --count 0" "--count: '0' is out of range [1, 18446744073709551615] (frames)" \
 	watch --count 0
 opt_case "watch --interval beyond 64 bits" \
-	"--interval: '$big' is out of range [0.01, 3600] seconds" watch --interval "$big"
-opt_case "--timeout 86401" "--timeout: '86401' is out of range [0.001, 86400] seconds" \
+	"--interval: '$big' is out of range [0.01, 3600] (seconds)" watch --interval "$big"
+opt_case "--timeout 86401" "--timeout: '86401' is out of range [0.001, 86400] (seconds)" \
 	--timeout 86401 status
 check "events count unchanged by the refused options" "$ev0" "$(events)"
 

@@ -13,7 +13,9 @@
 # (naming path and mode) about a token file group or others may read or write, not about a
 # 0600 one. rx-channels 0 is 422 out_of_range before the kernel sees it (min 1 in the device
 # view); a queue on veth, whose NAPIs are not linked to queues, is 404 saying so and naming
-# napi_id; a release's ?queue= out of range is 422 in the words of the same queue in a PUT body.
+# napi_id; a release's ?queue= out of range is 422 in the words of the same queue in a PUT body,
+# and events' ?since= and ?limit= get the same codes as ?queue= (empty or not a number: 400
+# invalid_field; out of range: 422 out_of_range), the parameter as field.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -59,12 +61,17 @@ release_bare|DELETE|$K/defer-hard-irqs?queue||
 release_q_big|DELETE|$K/defer-hard-irqs?queue=1024||
 release_q_neg|DELETE|$K/defer-hard-irqs?queue=-1||
 release_q_text|DELETE|$K/defer-hard-irqs?queue=1x||
+release_q_empty|DELETE|$K/defer-hard-irqs?queue=||
 put_q_big|PUT|$K/defer-hard-irqs|{"value":1,"queue":1024}|
 put_q_neg|PUT|$K/defer-hard-irqs|{"value":1,"queue":-1}|
 napi_queue|PUT|$K/gro-flush-timeout|{"value":1,"queue":0}|
 chan_zero|PUT|$K/rx-channels|{"value":0,"disruptive":true}|
 events_since_bare|GET|/v1/events?since||
 events_since_big|GET|/v1/events?since=9223372036854775808||
+events_since_empty|GET|/v1/events?since=||
+events_since_text|GET|/v1/events?since=1x||
+events_limit_empty|GET|/v1/events?limit=||
+events_limit_zero|GET|/v1/events?limit=0||
 events_dup|GET|/v1/events?limit=1&limit=99999999999||
 events_unknown|GET|/v1/events?x=1||
 pct_nul|GET|/v1/devices/$B:v%00b||
@@ -162,7 +169,16 @@ check "rx-channels min in the device view" 1 "$(vq_api GET "/v1/devices/$B:vb" |
 check "vb still has 2 RX channels" 2 "$(ip netns exec "$B" ethtool -l vb |
 	awk '/^Current/ { c = 1 } c && /^RX:/ { print $2 }')"
 expect events_since_bare 400 invalid_field since 'since: needs a value'
-expect events_since_big 400 bad_request since '9223372036854775807'
+# the same kind of fault, the same code as a release's ?queue=, the parameter as field
+expect release_q_empty 400 invalid_field queue '^queue: must be an integer 0\.\.1023$'
+expect events_since_big 422 out_of_range since \
+	'^since: 9223372036854775808 is above the maximum 9223372036854775807$'
+expect events_since_empty 400 invalid_field since \
+	'^since: must be an integer 0\.\.9223372036854775807$'
+expect events_since_text 400 invalid_field since \
+	'^since: must be an integer 0\.\.9223372036854775807$'
+expect events_limit_empty 400 invalid_field limit '^limit: must be an integer 1\.\.10000$'
+expect events_limit_zero 422 out_of_range limit '^limit: 0 is below the minimum 1$'
 expect events_dup 400 invalid_field limit 'more than once'
 expect events_unknown 400 invalid_field x 'not a parameter'
 expect pct_nul 400 bad_request '-' '^percent-encoded NUL \(%00\) in the path$'

@@ -248,6 +248,18 @@ printf '{\n  "name": "x\x01"}\n' >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP with byte 0x01 handled (reload $seen logged)" hup_wait $seen
 check_true "... the log names the byte and its place" \
 	grep -qF "policy $POL:2:13: byte 0x01 is not JSON text (a control character)" "$VQ_TMP/vqtuned.log"
+# an error that quotes a backslash (jansson's "invalid escape near '"a\q'"): the log and the
+# event give it in the same (display) form, the backslash doubled in both
+printf '{\n "name": "a\\q"}\n' >"$POL"
+lines=$(wc -l <"$VQ_TMP/vqtuned.log")
+seen=$((seen + 1)); check_true "SIGHUP with an invalid escape handled (reload $seen logged)" \
+	hup_wait $seen
+first=$(tail -n "+$((lines + 1))" "$VQ_TMP/vqtuned.log" | grep -m1 "^<3>policy $POL:" |
+	sed 's/^<3>policy //')
+check "... the log's first error, in display form" "$POL:2:13: invalid escape near '\"a\\\\q'" \
+	"$first"
+check "... the event gives that same text" "policy reload (SIGHUP) rejected, 'observe-set \
+(modified)' stays in force: $first" "$(ev_last_error)"
 : >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP with an empty file handled (reload $seen logged)" hup_wait $seen
 check "... the event says it is empty" "policy reload (SIGHUP) rejected, 'observe-set (modified)' \

@@ -351,12 +351,27 @@ static void test_get_routes(void **state)
 
 static void test_events_params(void **state)
 {
-	static const struct { const char *q, *field; } bad[] = {
-		{ "since=-1", "since" }, { "since=abc", "since" }, { "since=1.5", "since" },
-		{ "since=18446744073709551616", "since" }, { "since=", "since" },
-		{ "since=9223372036854775808", "since" }, { "since=18446744073709551615", "since" },
-		{ "limit=0", "limit" }, { "limit=10001", "limit" }, { "limit=-5", "limit" },
-		{ "limit=1e3", "limit" },
+	/* as a release's ?queue= (rv_query_uint()): status, code and the whole message */
+	static const struct { const char *q, *field; long status; const char *code, *msg; } bad[] = {
+		{ "since=abc", "since", 400, "invalid_field",
+		  "since: must be an integer 0..9223372036854775807" },
+		{ "since=1.5", "since", 400, "invalid_field",
+		  "since: must be an integer 0..9223372036854775807" },
+		{ "since=", "since", 400, "invalid_field",
+		  "since: must be an integer 0..9223372036854775807" },
+		{ "since=-1", "since", 422, "out_of_range", "since: -1 is negative" },
+		{ "since=9223372036854775808", "since", 422, "out_of_range",
+		  "since: 9223372036854775808 is above the maximum 9223372036854775807" },
+		{ "since=18446744073709551615", "since", 422, "out_of_range",
+		  "since: 18446744073709551615 is above the maximum 9223372036854775807" },
+		{ "since=18446744073709551616", "since", 422, "out_of_range",
+		  "since: 18446744073709551616 is above the maximum 9223372036854775807" },
+		{ "limit=", "limit", 400, "invalid_field", "limit: must be an integer 1..10000" },
+		{ "limit=1e3", "limit", 400, "invalid_field", "limit: must be an integer 1..10000" },
+		{ "limit=0", "limit", 422, "out_of_range", "limit: 0 is below the minimum 1" },
+		{ "limit=10001", "limit", 422, "out_of_range",
+		  "limit: 10001 is above the maximum 10000" },
+		{ "limit=-5", "limit", 422, "out_of_range", "limit: -5 is negative" },
 	};
 	char path[128];
 	struct resp r;
@@ -371,9 +386,15 @@ static void test_events_params(void **state)
 	assert_int_equal(fake_since, 3);
 	assert_int_equal(fake_limit, 1);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *j;
+
 		snprintf(path, sizeof(path), "/v1/events?%s", bad[i].q);
-		assert_int_equal(get(VIA_UNIX, path, &r), 400);
-		assert_error(&r, "bad_request", bad[i].field, bad[i].field);
+		assert_int_equal(get(VIA_UNIX, path, &r), bad[i].status);
+		assert_error(&r, bad[i].code, bad[i].field, bad[i].msg);
+		j = json_loads(r.body, 0, NULL);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(j, "error"),
+								       "message")), bad[i].msg);
+		json_decref(j);
 	}
 	/* a name without "=value" is not "absent": it would read every event from id 1 */
 	assert_int_equal(get(VIA_UNIX, "/v1/events?since", &r), 400);

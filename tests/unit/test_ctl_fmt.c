@@ -348,38 +348,71 @@ static void test_jpath_get_and_change_line(void **state)
 	json_decref(after);
 }
 
+/* one wording for every number out of range: option, value, range and unit */
+static void test_range_error(void **state)
+{
+	char b[CTL_RANGE_ERROR_BYTES];
+
+	(void)state;
+	assert_string_equal(ctl_fmt_range_error(b, sizeof(b), "--queue", "1024", "0", "1023",
+						"queue index"),
+			    "--queue: '1024' is out of range [0, 1023] (queue index)");
+	assert_string_equal(ctl_fmt_range_error(b, sizeof(b), "--interval", "7200", "0.01",
+						"3600", "seconds"),
+			    "--interval: '7200' is out of range [0.01, 3600] (seconds)");
+	assert_string_equal(ctl_fmt_range_error(b, sizeof(b), "VALUE", "99999999999999999999",
+						"0", "9223372036854775807",
+						"gro-flush-timeout's unit"),
+			    "VALUE: '99999999999999999999' is out of range "
+			    "[0, 9223372036854775807] (gro-flush-timeout's unit)");
+}
+
 static void test_error_words(void **state)
 {
 	char b[512];
 
 	/* the API's body field becomes the CLI's option */
-	assert_string_equal(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", "ns:v0", "rx-rings",
-					    b, sizeof(b)),
+	assert_string_equal(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", NULL, "ns:v0",
+					    "rx-rings", b, sizeof(b)),
 			    "rx-rings may reset the device's queues: add --disruptive to accept");
 	assert_null(strstr(b, "\"disruptive\":true"));
-	/* lo, in any namespace: never written, and --manage is no remedy */
-	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:lo", "gro-flush-timeout",
-					b, sizeof(b)));
+	/* a loopback device, as the daemon states it: never written, --manage is no remedy */
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_LOOPBACK, "-:lo",
+					"gro-flush-timeout", b, sizeof(b)));
 	assert_string_equal(b, "-:lo is a loopback device: vqtuned observes it and never "
 			    "writes it (--manage does not change that)");
-	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "lab:lo", NULL, b, sizeof(b)));
-	assert_non_null(strstr(b, "lab:lo is a loopback device"));
-	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "lo", NULL, b, sizeof(b)));
-	assert_non_null(strstr(b, "lo is a loopback device"));
-	/* another read-only device: the machine's own interface, written only under --manage */
-	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:eth0", NULL, b, sizeof(b)));
+	/* whatever its name: the loopback device of a namespace renamed from "lo" */
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_LOOPBACK,
+					"lab:lo7", NULL, b, sizeof(b)));
+	assert_string_equal(b, "lab:lo7 is a loopback device: vqtuned observes it and never "
+			    "writes it (--manage does not change that)");
+	/* the machine's own interface, written only under --manage: also one named "lo" */
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_NOT_MANAGED,
+					"-:eth0", NULL, b, sizeof(b)));
 	assert_string_equal(b, "-:eth0 is observed read-only: vqtuned never writes the "
 			    "machine's own interfaces (those of its own namespace) unless it was "
 			    "started with --manage GLOB naming them");
-	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "-:lo0", NULL, b, sizeof(b)));
-	assert_null(strstr(b, "loopback"));
+	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_NOT_MANAGED,
+					"-:lo", NULL, b, sizeof(b)));
+	assert_string_equal(b, "-:lo is observed read-only: vqtuned never writes the "
+			    "machine's own interfaces (those of its own namespace) unless it was "
+			    "started with --manage GLOB naming them");
+	/* no reason, or one this CLI does not know: the API's own message, never a guess */
+	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", NULL, "-:lo", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", "later_word", "-:lo", NULL, b,
+				    sizeof(b)));
 	/* anything else keeps the API's message */
-	assert_null(ctl_error_words(VQ_ERR_CONFLICT, "dev", "x", "k", b, sizeof(b)));
-	assert_null(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", "x", NULL, b, sizeof(b)));
-	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", NULL, NULL, b, sizeof(b)));
-	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "dev", "-:lo", NULL, b, sizeof(b)));
-	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, NULL, "-:lo", NULL, b, sizeof(b)));
-	assert_null(ctl_error_words(NULL, "dev", "-:lo", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_CONFLICT, "dev", NULL, "x", "k", b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_CONFLICT, "disruptive", NULL, "x", NULL, b,
+				    sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_LOOPBACK, NULL, NULL,
+				    b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "dev", VQ_ERR_REASON_LOOPBACK, "-:lo",
+				    NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_READ_ONLY, NULL, VQ_ERR_REASON_LOOPBACK, "-:lo",
+				    NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(NULL, "dev", VQ_ERR_REASON_LOOPBACK, "-:lo", NULL, b,
+				    sizeof(b)));
 }
 
 static void test_json_value_from_arg(void **state)
@@ -462,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_policy_mark_modified),
 		cmocka_unit_test(test_json_value_from_arg),
 		cmocka_unit_test(test_jpath_get_and_change_line),
+		cmocka_unit_test(test_range_error),
 		cmocka_unit_test(test_error_words),
 		cmocka_unit_test(test_fmt_json_number),
 	};

@@ -9,7 +9,8 @@
  *   gets, a non-number stays 400 invalid_field;
  * - pause and resume of a vqpair back end are refused as a set on it is (422 unsupported);
  * - an unmanaged device is 403 read_only pointing to --manage, except a loopback device,
- *   which --manage never makes writable.
+ *   which --manage never makes writable; "reason" says which, by IFF_LOOPBACK and never by
+ *   the name "lo".
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -40,6 +41,10 @@ static struct device back = { .ns = &ns, .name = "vqb", .managed = true };
 static struct device front = { .ns = &ns, .name = "vqf0", .managed = true };
 static struct device lo = { .ns = &ns, .name = "lo", .flags = IFF_LOOPBACK };
 static struct device host = { .ns = &ns, .name = "eth0" };
+/* namespace "b": its loopback device renamed, and a dummy device called "lo" (ip link) */
+static struct netns ns_b = { .name = "b" };
+static struct device lo7 = { .ns = &ns_b, .name = "lo7", .flags = IFF_LOOPBACK };
+static struct device fake_lo = { .ns = &ns_b, .name = "lo" };
 static int n_events, n_sets;
 
 const struct knob_desc knob_table[K_NUM] = {
@@ -52,14 +57,16 @@ const struct knob_desc knob_table[K_NUM] = {
 
 struct device *dev_resolve(const char *sel, int *err)
 {
-	struct device *all[] = { &veth, &back, &front, &lo, &host };
+	struct device *all[] = { &veth, &back, &front, &lo, &host, &lo7, &fake_lo };
+	const char *name = strchr(sel, ':');
 	size_t i;
 
 	*err = -ENOENT;
-	if (strncmp(sel, "lab:", 4))
+	if (!name)
 		return NULL;
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(all[i]->name, sel + 4))
+		if (strlen(all[i]->ns->name) == (size_t)(name - sel) &&
+		    !strncmp(all[i]->ns->name, sel, name - sel) && !strcmp(all[i]->name, name + 1))
 			return all[i];
 	return NULL;
 }
@@ -342,12 +349,34 @@ static void test_read_only_words(void **state)
 	assert_string_equal(err_str(r, "field"), "dev");
 	assert_string_equal(err_str(r, "message"),
 			    "device 'lab:eth0' is observed read-only (not managed: see --manage)");
+	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_NOT_MANAGED);
 	json_decref(r);
 	assert_int_equal(put("lab:lo", "busyloop-us", "{\"value\":10}", &r), 403);
 	assert_string_equal(err_str(r, "code"), VQ_ERR_READ_ONLY);
 	assert_string_equal(err_str(r, "message"), "device 'lab:lo' is a loopback device: observed "
 			    "read-only, never written (--manage does not apply)");
+	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_LOOPBACK);
 	json_decref(r);
+	/* IFF_LOOPBACK decides, not the name: a renamed loopback device is one ... */
+	assert_int_equal(put("b:lo7", "busyloop-us", "{\"value\":10}", &r), 403);
+	assert_string_equal(err_str(r, "message"), "device 'b:lo7' is a loopback device: observed "
+			    "read-only, never written (--manage does not apply)");
+	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_LOOPBACK);
+	json_decref(r);
+	/* ... and another device called "lo" is not */
+	assert_int_equal(put("b:lo", "busyloop-us", "{\"value\":10}", &r), 403);
+	assert_string_equal(err_str(r, "message"),
+			    "device 'b:lo' is observed read-only (not managed: see --manage)");
+	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_NOT_MANAGED);
+	json_decref(r);
+	/* pause and release are refused alike */
+	assert_int_equal(view_pause("b:lo7", 1, &r), 403);
+	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_LOOPBACK);
+	json_decref(r);
+	assert_int_equal(view_knob_release("b:lo", "busyloop-us", NULL, &r), 403);
+	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_NOT_MANAGED);
+	json_decref(r);
+	assert_false(lo7.paused);
 	assert_int_equal(n_sets, 0);
 }
 
