@@ -123,7 +123,8 @@ done
 # both CPUs F and B among the guest's vCPUs (taskset -c in the guest)
 pin=${VQ_BENCH_PIN:-none}
 if [ "$pin" != none ]; then
-	if ! [[ $pin =~ ^([0-9]{1,3}):([0-9]{1,3})$ ]] ||
+	# no leading zero: taskset would take 01, this check and the README speak of 0..1
+	if ! [[ $pin =~ ^(0|[1-9][0-9]{0,2}):(0|[1-9][0-9]{0,2})$ ]] ||
 		[ "${BASH_REMATCH[1]}" -ge $VM_QEMU_SMP ] ||
 		[ "${BASH_REMATCH[2]}" -ge $VM_QEMU_SMP ]; then
 		refuse "VQ_BENCH_PIN must be F:B with CPUs F and B in 0..$((VM_QEMU_SMP - 1))" \

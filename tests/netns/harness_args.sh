@@ -44,6 +44,7 @@ check "run.sh bad tag" "2 vm: KERNEL_TAG must be one of $TAGS, not '5.10' files=
 	"$(run -- 6.1 5.10)"
 check "run.sh bad VQ_KERNELS" "2 vm: VQ_KERNELS must be one of $TAGS, not '9.99' files=0" \
 	"$(run VQ_KERNELS="6.1 9.99")"
+check "run.sh tag twice" "2 vm: KERNEL_TAG names kernel tag '7' twice files=0" "$(run -- 7 6.1 7)"
 check "run.sh bad option" "2 vm: unknown option '--bogus' files=0" "$(run -- --bogus 6.1)"
 check "run.sh usage lists options and tags" "$RUN_USAGE" "$(tail -1 "$VQ_TMP/out")"
 check "run.sh VQ_VM_TIMEOUT=0" \
@@ -81,8 +82,8 @@ check "vm_scenarios VQ_BENCH_S=0" \
 	"2 vm_scenarios: VQ_BENCH_S must be a whole number in 1..3600 (seconds), not '0' files=0" \
 	"$(scen VQ_BENCH_S=0)"
 check "vm_scenarios VQ_BENCH_RUNS=08" \
-	"2 vm_scenarios: VQ_BENCH_RUNS must be a whole number in 1..100 (runs per cell), not '08'\
- files=0" \
+	"2 vm_scenarios: VQ_BENCH_RUNS must be a whole number in 1..100 (runs per cell) without a\
+ leading zero, not '08' files=0" \
 	"$(scen VQ_BENCH_RUNS=08)"
 check "vm_scenarios VQ_BENCH_SCENS=foo" \
 	"2 vm_scenarios: VQ_BENCH_SCENS must list words of rr bulk slowzc bulkrr, not 'foo'\
@@ -95,6 +96,8 @@ check "vm_scenarios VQ_BENCH_PIN=x" "2 $PIN_MSG, not 'x' files=0" \
 	"$(scen VQ_BENCH_PIN=x)"
 check "vm_scenarios VQ_BENCH_PIN=0:2" "2 $PIN_MSG, not '0:2' files=0" \
 	"$(scen VQ_BENCH_PIN=0:2)"
+check "vm_scenarios VQ_BENCH_PIN=01:1" "2 $PIN_MSG, not '01:1' files=0" \
+	"$(scen VQ_BENCH_PIN=01:1)"
 check "vm_scenarios VQ_BENCH_NOISE=yes" \
 	"2 vm_scenarios: VQ_BENCH_NOISE must be one of 0 1, not 'yes' files=0" \
 	"$(scen VQ_BENCH_NOISE=yes)"

@@ -60,8 +60,12 @@ if [ ${#tags[@]} -eq 0 ]; then
 	[ ${#tags[@]} -gt 0 ] ||
 		refuse "VQ_KERNELS must name kernel tags of $KNOWN_TAGS, not '$VQ_KERNELS'"
 fi
+seen=" "
 for a in "${tags[@]}"; do
 	one_of "$src" "$a" "$KNOWN_TAGS"
+	# one boot per tag: a repeated one would rebuild and overwrite the same .cache/vm/TAG
+	case $seen in *" $a "*) refuse "$src names kernel tag '$a' twice" ;; esac
+	seen+="$a "
 done
 timeout_s=${VQ_VM_TIMEOUT:-600}
 need_uint VQ_VM_TIMEOUT "$timeout_s" $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds

@@ -112,7 +112,9 @@ vm_word_ok() {
 # naming NAME and returns 1
 vm_uint_ok() {
 	case $2 in
-	''|*[!0-9]*|0?*) ;;
+	''|*[!0-9]*) ;;
+	0?*) echo "$1 must be a whole number in $3..$4 ($5) without a leading zero, not '$2'"
+		return 1 ;;
 	*) [ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0 ;;
 	esac
 	echo "$1 must be a whole number in $3..$4 ($5), not '$2'"
