@@ -42,13 +42,15 @@ mirror_security() {
 }
 
 # apt with a private state: APTDIR holds sources.list, lists/, cache/, status.
+# (APT::Sandbox::User=root: the private dirs are root's; the default user _apt could not
+# write them and apt would warn "Download is performed unsandboxed as root")
 papt() {
 	local cmd=$1
 	shift
 	"$cmd" -q -o Dir::Etc::SourceList="$APTDIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$APTDIR/lists" -o Dir::State::status="$APTDIR/status" \
 		-o Dir::Cache="$APTDIR/cache" -o APT::Get::List-Cleanup=0 \
-		-o Debug::NoLocking=1 "$@"
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@"
 }
 
 # Packages reachable from the metapackages whose names say they are kernel parts we unpack.

@@ -9,10 +9,9 @@ lab_port_busy() {
 	fi
 }
 
-# lab_pick_port WHAT: PORT (default LAB_PORT or 9477), or the first free one of the
-# PORT_SCAN above it; WHAT is the notice's verb ("listens on", "is forwarded from").
+# lab_pick_port WHAT: PORT (LAB_PORT, checked by lab_settings, or 9477), or the first free
+# one of the PORT_SCAN above it; WHAT is the notice's verb ("listens on", "is forwarded from").
 lab_pick_port() {
-	lab_uint LAB_PORT 1 65535 "a TCP port"
 	PORT=${LAB_PORT:-9477}
 	lab_port_busy "$PORT" || return 0
 	_p=$PORT
@@ -25,23 +24,58 @@ lab_pick_port() {
 	echo "lab: 127.0.0.1:$_p is in use: the API $1 127.0.0.1:$PORT instead"
 }
 
-# lab_uint NAME MIN MAX UNIT: dies unless the variable NAME, when set, is a decimal integer in
-# MIN..MAX; UNIT words the error (a phase of 0 s would be iperf3 -t 0, which never ends)
+# lab_refuse TEXT: a bad setting, refused by name before anything is fetched, built or
+# booted: exit 2, as tests/vm/run.sh and the bench refuse theirs
+lab_refuse() {
+	echo "lab: $*" >&2
+	exit 2
+}
+
+# lab_uint NAME MIN MAX UNIT: refuses the variable NAME, when set, unless a decimal integer in
+# MIN..MAX without a leading zero (the shell's $((...)) reads 010 as octal, 09 not at all);
+# UNIT words the error (a phase of 0 s would be iperf3 -t 0, which never ends)
 lab_uint() {
 	eval "_v=\${$1:-}"
 	[ -n "$_v" ] || return 0
 	case $_v in
-	*[!0-9]*) die "$1 must be a whole number in $2..$3 ($4), not '$_v'" ;;
+	*[!0-9]*) lab_refuse "$1 must be a whole number in $2..$3 ($4), not '$_v'" ;;
+	0?*) lab_refuse "$1 must be a whole number in $2..$3 ($4) without a leading zero," \
+		"not '$_v'" ;;
 	esac
 	[ ${#_v} -le 9 ] && [ "$_v" -ge "$2" ] && [ "$_v" -le "$3" ] ||
-		die "$1 must be a whole number in $2..$3 ($4), not '$_v'"
+		lab_refuse "$1 must be a whole number in $2..$3 ($4), not '$_v'"
+}
+
+# lab_settings TOP PHASE_MIN SHORTEST: the settings both variants take, refused by name (exit 2)
+# before anything else: LAB_PHASE_S (PHASE_MIN..3600 s), LAB_SECONDS (SHORTEST..604800 s,
+# SHORTEST the caller's run at PHASE_MIN: a cap under it ends before the first figure),
+# LAB_PORT, LAB_POLICY (a file TOP/policies/NAME.json), LAB_KEEP_LOG (its directory writable,
+# as the log is copied there only at the end)
+lab_settings() {
+	lab_uint LAB_PHASE_S "$2" 3600 seconds
+	lab_uint LAB_SECONDS "$3" 604800 "seconds; the shortest lab runs ~$3 s"
+	lab_uint LAB_PORT 1 65535 "a TCP port"
+	case ${LAB_POLICY:-balanced} in
+	*/*|.*) _ok=0 ;;
+	*) [ -f "$1/policies/${LAB_POLICY:-balanced}.json" ] && _ok=1 || _ok=0 ;;
+	esac
+	[ $_ok = 1 ] || lab_refuse "LAB_POLICY must be one of" \
+		"$(cd "$1/policies" && ls *.json | sed 's/\.json$//' | tr '\n' ' ')(policies/NAME.json)," \
+		"not '${LAB_POLICY:-balanced}'"
+	[ -n "${LAB_KEEP_LOG:-}" ] || return 0
+	_d=$(dirname "$LAB_KEEP_LOG")
+	[ -d "$_d" ] && [ -w "$_d" ] && [ ! -d "$LAB_KEEP_LOG" ] ||
+		lab_refuse "LAB_KEEP_LOG must be a file in a writable directory, not '$LAB_KEEP_LOG'"
+}
+
+# lab_shortest: the caller's run at PHASE_MIN_S, in seconds (lab_phase_len's estimate)
+lab_shortest() {
+	echo $((OVERHEAD_S + PHASES_TOTAL * (PHASE_MIN_S + PHASE_SLACK_S)))
 }
 
 # lab_phase_len: PHASE_S from LAB_PHASE_S, else squeezed to fit LAB_SECONDS, else the
-# default; EXPECT_S the run's expected length from that
+# default; EXPECT_S the run's expected length from that (lab_settings checked both)
 lab_phase_len() {
-	lab_uint LAB_PHASE_S "$PHASE_MIN_S" 3600 seconds
-	lab_uint LAB_SECONDS 1 604800 seconds
 	if [ -n "${LAB_PHASE_S:-}" ]; then
 		PHASE_S=$LAB_PHASE_S
 	elif [ -n "${LAB_SECONDS:-}" ]; then
@@ -52,6 +86,19 @@ lab_phase_len() {
 		PHASE_S=$PHASE_DEFAULT_S
 	fi
 	EXPECT_S=$((OVERHEAD_S + PHASES_TOTAL * (PHASE_S + PHASE_SLACK_S)))
+}
+
+# lab_phase_name PHASE: a phase as the README and the table name it (the protocol's rrbulk is
+# rr+bulk)
+lab_phase_name() {
+	if [ "$1" = rrbulk ]; then echo rr+bulk; else echo "$1"; fi
+}
+
+# lab_expect_words: EXPECT_S for people: seconds under 3 min, else minutes
+lab_expect_words() {
+	if [ "$EXPECT_S" -lt 180 ]; then echo "~$EXPECT_S s"
+	else echo "~$(( (EXPECT_S + 59) / 60 )) min"
+	fi
 }
 
 # lab_status_line: one line from the API, the tx rate of each managed device; the caller

@@ -20,7 +20,8 @@
 # POSIX sh and busybox-friendly: the VM tier runs it inside the test guest
 # (tests/vm/guest/t_lab_netns.sh), where it is /scripts/lab_netns.sh and the lab's body,
 # lib.sh and policies are /tests/lab.sh, /tests/lib.sh and /policies.
-# Exit: 0 when every phase has its figures and every knob came back; 1 otherwise; 3 when
+# Exit: 0 when every phase has its figures and every knob came back; 1 otherwise; 2 for a bad
+# setting (named, before anything is changed); 3 when
 # this host cannot run it (not root, no module support, no kernel build dir, vqpair.ko
 # does not build or load, vqpair loaded already), with nothing left changed; 130 on Ctrl-C.
 set -u
@@ -57,6 +58,10 @@ while [ $# -gt 0 ]; do
 	*)	die "unknown argument '$1' (--ko PATH, --check)" ;;
 	esac
 done
+# shellcheck source=scripts/lab_common.sh
+. "$HERE/lab_common.sh"
+# every setting first, refused by name (exit 2) before anything is checked or changed
+lab_settings "$TOP" $PHASE_MIN_S "$(lab_shortest)"
 
 # ---- can this host run it? (nothing changed yet) ------------------------------------------
 [ "$(id -u)" = 0 ] || cannot "needs root"
@@ -80,7 +85,6 @@ BODY=$TOP/tests/vm/guest/lab.sh
 [ -f "$BODY" ] || die "no lab body (tests/vm/guest/lab.sh)"
 LIB=$(dirname "$BODY")/lib.sh
 POLICY=${LAB_POLICY:-balanced}
-[ -f "$TOP/policies/$POLICY.json" ] || die "no policy policies/$POLICY.json"
 for t in iperf3 sockperf ethtool busybox ping; do
 	command -v $t > /dev/null || die "$t missing (make deps)"
 done
@@ -97,9 +101,6 @@ CTL=$(bin vqtunectl vqtunectl)
 VQPROBE=$(bin vqprobe tests/tools/vqprobe)
 [ -n "$VQTUNED" ] && [ -n "$CTL" ] || die "build first (make all tools)"
 
-# shellcheck source=scripts/lab_common.sh
-. "$HERE/lab_common.sh"
-# every setting is checked before the port probe speaks
 lab_phase_len
 lab_pick_port "listens on"
 CAP_S=${LAB_SECONDS:-$((3 * EXPECT_S))}
@@ -230,7 +231,7 @@ cat <<TXT
 lab: namespaces on this host (kernel $(uname -r)): vqpair ${NSP}vqa:vqf0 <-> ${NSP}vqb:vqb0
      and veth ${NSP}vea:ve0 <-> ${NSP}veb:ve1, phases bulk, rr, rr+bulk, slow of ${PHASE_S} s
      each, first with vqtuned observing (default knobs), then with policies/$POLICY.json;
-     ~$((EXPECT_S / 60 + 1)) min in all$([ -n "${LAB_SECONDS:-}" ] && echo ", capped at ${LAB_SECONDS} s").
+     $(lab_expect_words) in all$([ -n "${LAB_SECONDS:-}" ] && echo ", capped at ${LAB_SECONDS} s").
 TXT
 commands
 
@@ -249,7 +250,8 @@ poll_lines() {
 	NSEEN=$n
 	while read -r _ what a b c; do
 		case $what in
-		phase)	PHASE="$a/$b"
+		phase)	b=$(lab_phase_name "$b")
+			PHASE="$a/$b"
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] phase $b ($a pass, $c s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1

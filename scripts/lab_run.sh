@@ -9,15 +9,27 @@
 # loaded already), else vm, saying why. LAB_MODE=vm or LAB_MODE=netns forces one (netns
 # then fails where the host cannot). Other settings (LAB_PHASE_S, LAB_SECONDS, LAB_PORT,
 # LAB_POLICY, LAB_KEEP_LOG; LAB_KERNEL for vm, LAB_KO for netns) go to the variant.
+# A bad setting is refused by name with exit 2 before anything runs (each variant checks
+# its own bounds again: the shortest LAB_PHASE_S and LAB_SECONDS differ).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
+die() { echo "lab: $*" >&2; exit 1; }
+# shellcheck source=scripts/lab_common.sh
+. scripts/lab_common.sh
+# shellcheck source=tests/vm/vmlib.sh
+. tests/vm/vmlib.sh
 mode=${LAB_MODE:-auto}
+why=$(vm_word_ok LAB_MODE "$mode" "auto vm netns") || lab_refuse "$why"
 case $mode in
 vm)	exec scripts/lab_vm.sh ;;
 netns)	exec scripts/lab_netns.sh ;;
-auto)	;;
-*)	echo "lab: LAB_MODE=$mode: auto, vm or netns" >&2; exit 2 ;;
 esac
+# auto: before saying which variant runs, the loosest bounds of the two (the namespace lab's
+# PHASE_MIN_S and shortest run, scripts/lab_netns.sh); the one that runs checks its own
+lab_settings "$PWD" 2 52
+if [ -n "${LAB_KERNEL:-}" ]; then
+	why=$(vm_word_ok LAB_KERNEL "$LAB_KERNEL" "$(vm_known_tags)") || lab_refuse "$why"
+fi
 
 if why=$(scripts/lab_netns.sh --check 2>&1); then
 	echo "lab: this host can load vqpair.ko: the lab runs in namespaces here" \

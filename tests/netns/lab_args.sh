@@ -1,31 +1,87 @@
 #!/bin/bash
-# The lab refuses a bad LAB_PHASE_S, LAB_SECONDS or LAB_PORT by name, before it fetches,
-# builds or boots anything (LAB_PHASE_S=0 had been taken: iperf3 -t 0 never ends, and the
-# lab sat in its first phase until the cap; "abc" ended on a shell "unbound variable").
-# LAB_MODE=vm: the checks come before the VM variant's kernel fetch, whatever the host.
+# The lab refuses a bad setting by name, with exit 2, before it fetches, builds or boots
+# anything, and before any other line (LAB_PHASE_S=0 had been taken: iperf3 -t 0 never ends;
+# "abc" ended on a shell "unbound variable"; "0009" on the shell's "value too great for
+# base"; LAB_KERNEL=nosuch waited for the VM lock and then failed in the kernel fetch).
+# LAB_MODE=vm: the VM variant's own bounds; LAB_MODE=auto: the run's pre-check, before it
+# says which variant runs. A valid setting gets past every check: the run then takes the VM
+# lock, which this test holds, so it is seen waiting (and stopped).
 source "$(dirname "$0")/lib.sh"
 vq_init
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # a refusal comes at once; a run that got past the checks would still be fetching
 LAB_REFUSE_TIMEOUT_S=30
+# a run past its checks reaches the VM lock in well under this
+LOCK_WAIT_S=20
 
+# refused MODE VAR=VALUE...: exit status and every line of the lab's output, one line
 refused() {
-	env "$1" LAB_MODE=vm timeout "$LAB_REFUSE_TIMEOUT_S" "$ROOT/scripts/lab_run.sh" \
-		> "$VQ_TMP/out" 2>&1
-	echo "$? $(head -1 "$VQ_TMP/out")"
+	local mode=$1
+	shift
+	env "$@" LAB_MODE="$mode" VQ_CACHE="$VQ_TMP/cache" timeout "$LAB_REFUSE_TIMEOUT_S" \
+		"$ROOT/scripts/lab_run.sh" > "$VQ_TMP/out" 2>&1 < /dev/null
+	echo "$? $(paste -sd'|' "$VQ_TMP/out")"
 }
 
-check "LAB_PHASE_S=0" "1 lab: LAB_PHASE_S must be a whole number in 3..3600 (seconds), not '0'" \
-	"$(refused LAB_PHASE_S=0)"
+check "LAB_PHASE_S=0" "2 lab: LAB_PHASE_S must be a whole number in 4..3600 (seconds), not '0'" \
+	"$(refused vm LAB_PHASE_S=0)"
 check "LAB_PHASE_S=abc" \
-	"1 lab: LAB_PHASE_S must be a whole number in 3..3600 (seconds), not 'abc'" \
-	"$(refused LAB_PHASE_S=abc)"
+	"2 lab: LAB_PHASE_S must be a whole number in 4..3600 (seconds), not 'abc'" \
+	"$(refused vm LAB_PHASE_S=abc)"
+check "LAB_PHASE_S=0009" \
+	"2 lab: LAB_PHASE_S must be a whole number in 4..3600 (seconds) without a leading zero, not '0009'" \
+	"$(refused vm LAB_PHASE_S=0009)"
 check "LAB_SECONDS=-5" \
-	"1 lab: LAB_SECONDS must be a whole number in 1..604800 (seconds), not '-5'" \
-	"$(refused LAB_SECONDS=-5)"
-check "LAB_PORT=abc" "1 lab: LAB_PORT must be a whole number in 1..65535 (a TCP port), not 'abc'" \
-	"$(refused LAB_PORT=abc)"
+	"2 lab: LAB_SECONDS must be a whole number in 91..604800 (seconds; the shortest lab runs ~91 s), not '-5'" \
+	"$(refused vm LAB_SECONDS=-5)"
+check "LAB_SECONDS=1 (under the shortest run)" \
+	"2 lab: LAB_SECONDS must be a whole number in 91..604800 (seconds; the shortest lab runs ~91 s), not '1'" \
+	"$(refused vm LAB_SECONDS=1)"
+check "LAB_PORT=abc" "2 lab: LAB_PORT must be a whole number in 1..65535 (a TCP port), not 'abc'" \
+	"$(refused vm LAB_PORT=abc)"
+check "LAB_PORT=09477" \
+	"2 lab: LAB_PORT must be a whole number in 1..65535 (a TCP port) without a leading zero, not '09477'" \
+	"$(refused vm LAB_PORT=09477)"
 check "LAB_PORT=70000" \
-	"1 lab: LAB_PORT must be a whole number in 1..65535 (a TCP port), not '70000'" \
-	"$(refused LAB_PORT=70000)"
+	"2 lab: LAB_PORT must be a whole number in 1..65535 (a TCP port), not '70000'" \
+	"$(refused vm LAB_PORT=70000)"
+policies=$(cd "$ROOT/policies" && ls *.json | sed 's/\.json$//' | tr '\n' ' ')
+check "LAB_POLICY=nosuch" \
+	"2 lab: LAB_POLICY must be one of ${policies}(policies/NAME.json), not 'nosuch'" \
+	"$(refused vm LAB_POLICY=nosuch)"
+check "LAB_POLICY=../x" \
+	"2 lab: LAB_POLICY must be one of ${policies}(policies/NAME.json), not '../x'" \
+	"$(refused vm LAB_POLICY=../x)"
+check "LAB_KEEP_LOG in no directory" \
+	"2 lab: LAB_KEEP_LOG must be a file in a writable directory, not '$VQ_TMP/nodir/log'" \
+	"$(refused vm LAB_KEEP_LOG="$VQ_TMP/nodir/log")"
+check "LAB_KERNEL=5.10" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7, not '5.10'" \
+	"$(refused vm LAB_KERNEL=5.10)"
+check "LAB_MODE=foo" "2 lab: LAB_MODE must be one of auto vm netns, not 'foo'" \
+	"$(refused foo)"
+# auto: the pre-check answers before the run says where it runs
+check "auto: LAB_PHASE_S=1" \
+	"2 lab: LAB_PHASE_S must be a whole number in 2..3600 (seconds), not '1'" \
+	"$(refused auto LAB_PHASE_S=1)"
+check "auto: LAB_KERNEL=nosuch" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7, not 'nosuch'" \
+	"$(refused auto LAB_KERNEL=nosuch)"
+check "nothing fetched or locked by a refusal" "" "$(ls -A "$VQ_TMP/cache" 2>/dev/null)"
+
+# good settings pass every check: the run goes on to the VM lock, held here
+mkdir -p "$VQ_TMP/cache/vm"
+exec 8> "$VQ_TMP/cache/vm/.lock"
+flock 8
+LAB_MODE=vm LAB_PHASE_S=4 LAB_SECONDS=600 LAB_PORT=19477 LAB_POLICY=latency LAB_KERNEL=6.1 \
+	LAB_KEEP_LOG="$VQ_TMP/keep.log" VQ_CACHE="$VQ_TMP/cache" setsid "$ROOT/scripts/lab_run.sh" \
+	> "$VQ_TMP/good" 2>&1 < /dev/null &
+good=$!
+VQ_PIDS+=($good)
+for _ in $(seq $((LOCK_WAIT_S * 10))); do
+	grep -q 'waiting for the VM lock' "$VQ_TMP/good" && break
+	sleep 0.1
+done
+check "good settings reach the VM lock" 1 "$(grep -c 'waiting for the VM lock' "$VQ_TMP/good")"
+kill -TERM -- -"$good" 2>/dev/null
+wait "$good" 2>/dev/null
+exec 8>&-
 vq_done

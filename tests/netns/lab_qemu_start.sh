@@ -58,5 +58,7 @@ check "QEMU's error quoted" \
 check "the port named" "lab: 127.0.0.1:$PORT is bound by another socket; LAB_PORT=P picks another port" \
 	"$(grep 'is bound by another socket' "$VQ_TMP/out")"
 check "no second boot" 0 "$(grep -c 'booting again' "$VQ_TMP/out")"
+# the lab waits for the guest's first console byte before it says the guest boots
+check "no boot banner" 0 "$(grep -c 'guest booting' "$VQ_TMP/out")"
 check "no report" 0 "$(grep -c '^lab: results' "$VQ_TMP/out")"
 vq_done
