@@ -382,17 +382,24 @@ static bool fit_step(struct ctl_unit *u, struct law_step *s)
 	f = knob_fit(ki, (uint64_t)s->new_value, (uint64_t)s->old_value);
 	if (f == (uint64_t)s->new_value)
 		return false;
-	snprintf(s->reason + len, sizeof(s->reason) - len, "; %s must be a %s: %" PRId64 " -> %"
-		 PRIu64, knob_table[ki->k].name, knob_rule_name(ki->rule), s->new_value, f);
+	if (f == (uint64_t)s->old_value) {
+		snprintf(s->reason + len, sizeof(s->reason) - len, "; %s must be a %s and no other "
+			 "lies between %" PRId64 " and %" PRId64 ": nothing written",
+			 knob_table[ki->k].name, knob_rule_name(ki->rule), s->old_value,
+			 s->new_value);
+		s->new_value = s->old_value;
+		u->st.knob[k] = s->old_value;
+		guard_forget(&u->g[k]);
+		return true;
+	}
+	snprintf(s->reason + len, sizeof(s->reason) - len, "; %s must be a %s: %" PRId64
+		 " fitted to %" PRIu64, knob_table[ki->k].name, knob_rule_name(ki->rule),
+		 s->new_value, f);
 	s->new_value = (int64_t)f;
 	u->st.knob[k] = (int64_t)f;
 	if (u->g[k].eval_pending)
 		u->g[k].eval_new = (int64_t)f;
-	if (f != (uint64_t)s->old_value)
-		return false;
-	u->st.knob[k] = s->old_value;
-	guard_forget(&u->g[k]);
-	return true;
+	return false;
 }
 
 static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum policy_ctl law,
@@ -443,6 +450,7 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 
 		if (fit_step(u, &done[i])) {
 			record(u, law, DD_HELD, &done[i], cost);
+			note(d, q, u, law, DD_HELD, &done[i], sigj);
 			continue;
 		}
 		if (active) {
