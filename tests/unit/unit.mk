@@ -53,6 +53,10 @@ UNIT_TESTS += policy
 test_policy_OBJS := daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
 		    daemon/policy_state.c daemon/guard.c daemon/apierr.c daemon/log.c daemon/util.c
 
+# policy PUT: an inverted pair names the bound the request changed
+UNIT_TESTS += policy_put
+test_policy_put_OBJS := $(test_policy_OBJS)
+
 # qdisc backlog: RTM_NEWQDISC parsing and the qdisc -> TX queue map (owner: tcq)
 UNIT_TESTS += tcq
 test_tcq_OBJS := daemon/tcq.c daemon/util.c
