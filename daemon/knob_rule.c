@@ -15,10 +15,18 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-/* The greatest power of two <= @v (@v >= 1). */
+/* The greatest power of two <= @v; 0 for 0. */
 static uint64_t pow2_floor(uint64_t v)
 {
-	return 1ULL << (63 - __builtin_clzll(v));
+	return v ? 1ULL << (63 - __builtin_clzll(v)) : 0;
+}
+
+/* The least power of two > @v, or 0 past 2^63. */
+static uint64_t pow2_above(uint64_t v)
+{
+	uint64_t lo = pow2_floor(v);
+
+	return lo ? lo << 1 : 1;
 }
 
 int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
@@ -36,16 +44,16 @@ int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
 		return -ERANGE;
 	}
 	if (ki->rule == KR_POW2 && !pow2(v)) {
-		uint64_t lo = pow2_floor(v), hi = lo * 2;
+		uint64_t lo = pow2_floor(v), hi = pow2_above(v);
+		bool lo_ok = lo && lo >= ki->min, hi_ok = hi && hi <= ki->max;
 		char near[64];
 
-		/* the neighbours that also fit the range; v >= min >= 1 here, so lo >= 1 */
-		if (lo >= ki->min && hi <= ki->max)
+		/* the neighbours that also fit the range */
+		if (lo_ok && hi_ok)
 			snprintf(near, sizeof(near), " (nearest: %" PRIu64 " or %" PRIu64 ")",
 				 lo, hi);
-		else if (lo >= ki->min || hi <= ki->max)
-			snprintf(near, sizeof(near), " (nearest: %" PRIu64 ")",
-				 lo >= ki->min ? lo : hi);
+		else if (lo_ok || hi_ok)
+			snprintf(near, sizeof(near), " (nearest: %" PRIu64 ")", lo_ok ? lo : hi);
 		else
 			near[0] = '\0';
 		snprintf(err, errlen, "value: %" PRIu64 " is not a %s, which %s must be on this "
@@ -67,7 +75,7 @@ uint64_t knob_fit(const struct knob_inst *ki, uint64_t v, uint64_t from)
 	if (ki->rule != KR_POW2 || pow2(v) || v == from)
 		return v;
 	/* toward @from: down when the step went up, up when it went down */
-	f = v > from ? pow2_floor(v) : pow2_floor(v) * 2;
+	f = v > from ? pow2_floor(v) : pow2_above(v);
 	if (v > from ? f <= from : f >= from)
 		return from;
 	return f;

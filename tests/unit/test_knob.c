@@ -186,6 +186,13 @@ static void test_virtio_ring_pow2(void **state)
 	assert_int_equal(knob_fit(&ki, 96, 256), 128);
 	assert_int_equal(knob_fit(&ki, 100, 128), 128);
 	assert_int_equal(knob_fit(&ki, 64, 256), 64);
+	/* 0 is no power of two: 1 is its neighbour (a range from 0, never a ring's) */
+	ki.min = 0;
+	assert_int_equal(knob_check(&ki, 0, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 0 is not a power of two, which tx-ring-size must be on "
+			    "this driver (nearest: 1)");
+	assert_int_equal(knob_fit(&ki, 0, 8), 1);
+	ki.min = 1;
 	ki.rule = KR_NONE;
 	assert_int_equal(knob_fit(&ki, 192, 128), 192);
 
