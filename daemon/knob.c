@@ -588,10 +588,10 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 	 */
 	util_name_display(d->name, shown, sizeof(shown));
 	if (!why[0] && ret == -EINVAL)
-		/* no extack: the driver refused a value inside the range for a reason unsaid */
-		snprintf(why, sizeof(why), "%s (the driver gave no reason: %" PRIu64 " is inside "
-			 "the range shown, but it takes only some of those values)",
-			 strerror(-ret), v);
+		/* no extack: the value is inside the range, refused for a reason unsaid */
+		snprintf(why, sizeof(why), "%s (the kernel gave no reason: %" PRIu64 " is inside "
+			 "the range shown, so the driver takes only some of its values; see the "
+			 "driver's documentation)", strerror(-ret), v);
 	snprintf(err, errlen, "%s: %s%s%s: %s", shown, knob_table[ki->k].name,
 		 ki->inst[0] ? " " : "", ki->inst, why[0] ? why : strerror(-ret));
 	return ret;

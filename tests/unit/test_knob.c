@@ -336,9 +336,9 @@ static void test_write_error_names_knob_not_path(void **state)
 	ki.queue = -1;
 	snprintf(ki.inst, sizeof(ki.inst), "tx-9");
 	assert_int_equal(knob_write(d, &ki, 1, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "vb: tx-full-mode tx-9: Invalid argument (the driver gave no "
-			    "reason: 1 is inside the range shown, but it takes only some of "
-			    "those values)");
+	assert_string_equal(err, "vb: tx-full-mode tx-9: Invalid argument (the kernel gave no "
+			    "reason: 1 is inside the range shown, so the driver takes only some "
+			    "of its values; see the driver's documentation)");
 
 	snprintf(ns.sysfs, sizeof(ns.sysfs), "/nonexistent");
 	dev_del(d);
