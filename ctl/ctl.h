@@ -47,10 +47,16 @@ int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64
  * Check a --host argument: HOST:PORT, [ADDR6]:PORT (RFC 3986 section 3.2.2, zone as RFC
  * 6874 allows), either one after "http://", optionally followed by '/'s. HOST is a name or
  * IPv4 address (letters, digits, '.', '-', '_'); PORT is 1..65535 in decimal. Returns 0,
- * -EPROTONOSUPPORT for "https://" (vqtuned serves plain HTTP), or -EINVAL. Names are not
- * resolved here.
+ * -EPROTONOSUPPORT for "https://" (vqtuned serves plain HTTP), -ERANGE for a decimal PORT
+ * outside 1..65535 (0, 65536, 123456), or -EINVAL. Names are not resolved here.
  */
 int ctl_parse_host(const char *s);
+/* TCP ports are 1..65535 (0 is not a port one can connect to). */
+#define CTL_PORT_MAX		65535UL
+/* a --host PORT as quoted in a message: 5 digits and room for a longer mistake (cut) */
+#define CTL_PORT_TEXT_BYTES	24
+/* The PORT digits of a --host @s that ctl_parse_host() took apart (its last ':'), or "". */
+void ctl_host_port_text(const char *s, char *out, size_t len);
 
 /*
  * Percent-encode one URL path segment or query value (RFC 3986 section 2.1): every byte

@@ -38,8 +38,6 @@
 
 /* RFC 1035 section 2.3.4: a host name is at most 253 characters in text form. */
 #define CTL_HOSTNAME_MAX	253
-/* TCP ports are 1..65535 (0 is not a port one can connect to). */
-#define CTL_PORT_MAX		65535UL
 /* Longest decimal port: "65535". */
 #define CTL_PORT_DIGITS_MAX	5
 /* Characters of a host name or IPv4 address (RFC 1123 section 2.1; '_' as DNS allows it). */
@@ -94,14 +92,21 @@ int ctl_parse_host(const char *s)
 	if (*p++ != ':')
 		return -EINVAL;
 	n = strspn(p, "0123456789");
-	if (!n || n > CTL_PORT_DIGITS_MAX)
-		return -EINVAL;
-	port = strtoul(p, NULL, 10);
-	if (!port || port > CTL_PORT_MAX)
-		return -EINVAL;
 	/* a URL may end in slashes; anything else after the port is not ours to guess */
-	p += n;
-	return p[strspn(p, "/")] ? -EINVAL : 0;
+	if (!n || p[n + strspn(p + n, "/")])
+		return -EINVAL;
+	/* a number, but no TCP port: said apart so the message can name the range */
+	if (n > CTL_PORT_DIGITS_MAX)
+		return -ERANGE;
+	port = strtoul(p, NULL, 10);
+	return !port || port > CTL_PORT_MAX ? -ERANGE : 0;
+}
+
+void ctl_host_port_text(const char *s, char *out, size_t len)
+{
+	const char *c = strrchr(s, ':');
+
+	snprintf(out, len, "%.*s", c ? (int)strspn(c + 1, "0123456789") : 0, c ? c + 1 : "");
 }
 
 int ctl_parse_u64(const char *s, uint64_t *out)

@@ -288,6 +288,13 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		return ctl_usage_error(NULL, "-H/--host: '%s': vqtuned serves plain HTTP, not "
 				       "https (put a TLS proxy in front and give its address)",
 				       a->conn.host);
+	if (host_err == -ERANGE) {
+		char port[CTL_PORT_TEXT_BYTES];
+
+		ctl_host_port_text(a->conn.host, port, sizeof(port));
+		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' is out of range [1, %lu] "
+				       "(TCP port)", a->conn.host, port, CTL_PORT_MAX);
+	}
 	if (host_err)
 		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "
 				       VQ_DEFAULT_TCP ", [::1]:9477 or http://HOST:PORT)",

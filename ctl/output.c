@@ -186,6 +186,28 @@ static void ctl_text_ro_reasons(json_t *knobs)
 	}
 }
 
+/*
+ * The driver's rule on values inside a knob's range (docs/api.md "rule"), once per knob
+ * name: "rule: tx-ring-size: power of two (the driver refuses other values)".
+ */
+static void ctl_text_rules(json_t *knobs)
+{
+	const char *prev = NULL;
+	json_t *k;
+	size_t i;
+
+	json_array_foreach(knobs, i, k) {
+		const char *name = ctl_str(k, "name");
+		const char *rule = json_string_value(json_object_get(k, "rule"));
+
+		if (!rule || (prev && !strcmp(prev, name)))
+			continue;
+		printf("  rule: %s: %s (the driver refuses other values in MIN..MAX)\n", name,
+		       rule);
+		prev = name;
+	}
+}
+
 void ctl_text_device(json_t *r)
 {
 	char a[CTL_CELL_BYTES], b[CTL_CELL_BYTES], c[CTL_CELL_BYTES], d[CTL_CELL_BYTES];
@@ -205,6 +227,7 @@ void ctl_text_device(json_t *r)
 	}
 	putchar('\n');
 	ctl_text_knobs(knobs);
+	ctl_text_rules(knobs);
 	if (json_is_true(json_object_get(r, "managed")))
 		ctl_text_ro_reasons(knobs);
 }

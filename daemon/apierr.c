@@ -9,6 +9,12 @@
 #include "util.h"
 #include "vqtune_api.h"
 
+/* what jansson's json_int_t (long long) holds: the most a JSON integer can be here */
+#define APIERR_INT_RANGE	"a JSON integer must lie within [-9223372036854775808, " \
+				"9223372036854775807]"
+/* what a JSON real becomes here: a C double */
+#define APIERR_REAL_RANGE	"a JSON real must fit a double, at most about 1.8e308"
+
 /* Longest message: docs/api.md promises 511 bytes of any error message. */
 #define APIERR_MSG_MAX_BYTES		512
 /* The status of an unparsable request body (RFC 9110 15.5.1). */
@@ -173,10 +179,118 @@ int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jer
 	return 0;
 }
 
+/* longest field path named in a number-overflow message; a deeper one is cut */
+#define APIERR_PATH_MAX_BYTES	192
+
+/* Past the string at @p (a '"'), or @end. Escapes are skipped whole. */
+static const char *jp_string(const char *p, const char *end)
+{
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < end)
+			p++;
+	return p < end ? p + 1 : end;
+}
+
+static const char *jp_ws(const char *p, const char *end)
+{
+	while (p < end && strchr(" \t\r\n", *p))
+		p++;
+	return p;
+}
+
+/*
+ * Walks the value at @p whose field path is @path[0..@used]; copies the path of every value
+ * that starts before @stop into @out. Returns past the value, or NULL once @stop (or a
+ * fault) is reached: @out then names the last value begun before @stop.
+ */
+static const char *jp_value(const char *p, const char *end, const char *stop, char *path,
+			    size_t used, char *out)
+{
+	bool obj;
+	int i = 0;
+
+	p = jp_ws(p, end);
+	if (p >= stop || p >= end)
+		return NULL;
+	memcpy(out, path, used);
+	out[used] = '\0';
+	if (*p == '"')
+		return jp_string(p, end);
+	if (*p != '{' && *p != '[') {
+		while (p < end && !strchr(",]} \t\r\n", *p))
+			p++;
+		return p;
+	}
+	obj = *p++ == '{';
+	for (;;) {
+		size_t n = used;
+
+		p = jp_ws(p, end);
+		if (p >= stop || p >= end)
+			return NULL;
+		if (*p == (obj ? '}' : ']'))
+			return p + 1;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (obj) {
+			const char *k = p, *ke = jp_string(p, end);
+
+			if (ke - k < 2)
+				return NULL;
+			n += (size_t)snprintf(path + used, APIERR_PATH_MAX_BYTES - used, "%s%.*s",
+					      used ? "." : "", (int)(ke - k - 2), k + 1);
+			p = jp_ws(ke, end);
+			if (p >= end || *p != ':')
+				return NULL;
+			p++;
+		} else {
+			n += (size_t)snprintf(path + used, APIERR_PATH_MAX_BYTES - used, "[%d]", i++);
+		}
+		if (n >= APIERR_PATH_MAX_BYTES)
+			n = APIERR_PATH_MAX_BYTES - 1;
+		p = jp_value(p, end, stop, path, n, out);
+		if (!p)
+			return NULL;
+	}
+}
+
+int apierr_json_field_at(const char *text, size_t len, size_t pos, char *field, size_t flen)
+{
+	char path[APIERR_PATH_MAX_BYTES], out[APIERR_PATH_MAX_BYTES] = "";
+
+	if (!text || pos > len)
+		return 0;
+	jp_value(text, text + len, text + pos, path, 0, out);
+	if (!out[0])
+		return 0;
+	snprintf(field, flen, "%s", out);
+	return 1;
+}
+
+/*
+ * jansson's "too big integer"/"real number overflow" name no field: the field of the number
+ * (the value the lexer was in, just before jerr->position) leads the message.
+ */
+static bool overflow_why(const char *text, size_t len, const json_error_t *jerr, char *field,
+			 size_t flen)
+{
+	return json_error_code(jerr) == json_error_numeric_overflow && jerr->position > 0 &&
+	       apierr_json_field_at(text, len, (size_t)jerr->position, field, flen);
+}
+
+/* The range a number must keep: jansson says "too big integer" or "real number overflow" */
+static const char *overflow_range(const json_error_t *jerr)
+{
+	return strstr(jerr->text, "integer") ? APIERR_INT_RANGE : APIERR_REAL_RANGE;
+}
+
 void apierr_json_text_error(const char *text, size_t len, const json_error_t *jerr,
 			    const char *what, char *where, size_t where_len, char *why,
 			    size_t why_len)
 {
+	char field[APIERR_PATH_MAX_BYTES];
 	int line, col;
 
 	if (apierr_json_text_fault(text, len, jerr, what, &line, &col, why, why_len)) {
@@ -186,12 +300,15 @@ void apierr_json_text_error(const char *text, size_t len, const json_error_t *je
 		return;
 	}
 	snprintf(where, where_len, ":%d:%d", jerr->line, apierr_column(jerr->column));
-	snprintf(why, why_len, "%s", jerr->text);
+	if (overflow_why(text, len, jerr, field, sizeof(field)))
+		snprintf(why, why_len, "%s: %s (%s)", field, jerr->text, overflow_range(jerr));
+	else
+		snprintf(why, why_len, "%s", jerr->text);
 }
 
 int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, json_t **err)
 {
-	char msg[APIERR_MSG_MAX_BYTES];
+	char msg[APIERR_MSG_MAX_BYTES], field[APIERR_PATH_MAX_BYTES];
 	int line, col;
 	json_t *e, *m;
 	enum json_error_code code = json_error_code(jerr);
@@ -211,6 +328,12 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 	}
 
 	/* a NUL in a value and one in a key are the same fault to a client */
+	if (overflow_why(text, len, jerr, field, sizeof(field))) {
+		*err = apierr_new(VQ_ERR_INVALID_JSON, field, "line %d column %d: %s: %s (%s)",
+				  jerr->line, apierr_column(jerr->column), field, jerr->text,
+				  overflow_range(jerr));
+		return APIERR_HTTP_BAD_REQUEST;
+	}
 	if (code != json_error_null_character && code != json_error_null_byte_in_key) {
 		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", jerr->line,
 				  apierr_column(jerr->column), jerr->text);

@@ -364,6 +364,44 @@ static bool quiet_hold(const char *reason)
 	       strstr(reason, "cooldown") || strstr(reason, "interval invalid");
 }
 
+/*
+ * Fit an accepted step to the driver's rule (knob.h knob_fit(): a virtio_net ring takes
+ * only powers of two), toward the old value so the guard's bounds still hold; the guard's
+ * pending evaluation follows. Returns true when no allowed value lies between: the step
+ * is dropped, the guard forgets it, and @s says why (recorded as held).
+ */
+static bool fit_step(struct ctl_unit *u, struct law_step *s)
+{
+	enum law_knob k = s->knob;
+	const struct knob_inst *ki = &u->ki[k];
+	size_t len = strlen(s->reason);
+	uint64_t f;
+
+	if (s->old_value < 0 || s->new_value < 0 || !ki->rule)
+		return false;
+	f = knob_fit(ki, (uint64_t)s->new_value, (uint64_t)s->old_value);
+	if (f == (uint64_t)s->new_value)
+		return false;
+	if (f == (uint64_t)s->old_value) {
+		snprintf(s->reason + len, sizeof(s->reason) - len, "; %s must be a %s and no other "
+			 "lies between %" PRId64 " and %" PRId64 ": nothing written",
+			 knob_table[ki->k].name, knob_rule_name(ki->rule), s->old_value,
+			 s->new_value);
+		s->new_value = s->old_value;
+		u->st.knob[k] = s->old_value;
+		guard_forget(&u->g[k]);
+		return true;
+	}
+	snprintf(s->reason + len, sizeof(s->reason) - len, "; %s must be a %s: %" PRId64
+		 " fitted to %" PRIu64, knob_table[ki->k].name, knob_rule_name(ki->rule),
+		 s->new_value, f);
+	s->new_value = (int64_t)f;
+	u->st.knob[k] = (int64_t)f;
+	if (u->g[k].eval_pending)
+		u->g[k].eval_new = (int64_t)f;
+	return false;
+}
+
 static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum policy_ctl law,
 		    const struct policy *p, bool active)
 {
@@ -410,6 +448,11 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 	for (i = 0; i < n; i++) {
 		bool rb = !strncmp(done[i].reason, "rollback", 8);
 
+		if (fit_step(u, &done[i])) {
+			record(u, law, DD_HELD, &done[i], cost);
+			note(d, q, u, law, DD_HELD, &done[i], sigj);
+			continue;
+		}
 		if (active) {
 			apply(d, u, law, &done[i], rb, sigj, cost);
 			continue;

@@ -27,6 +27,8 @@
 #define COALESCE_FRAMES_MAX		65535
 /* eth_channels.present bit of combined (bits in declaration order: rx, rx_max, tx, ...) */
 #define CHAN_PRESENT_COMBINED		(1u << 4)
+/* ethtool drvinfo driver name of virtio_net (drivers/net/virtio_net.c KBUILD_MODNAME) */
+#define VIRTIO_NET_DRIVER		"virtio_net"
 
 /*
  * vqpair knobs take name, unit and range from the UAPI's single table (include/vqpair.h):
@@ -259,6 +261,14 @@ static uint64_t chan_min(const struct device *d, enum knob_id k)
 	return (k == K_RX_CHANNELS || k == K_TX_CHANNELS) && combined ? 0 : knob_table[k].min;
 }
 
+/* The driver's constraint on @k (knob.h enum knob_rule says where each comes from). */
+static enum knob_rule ring_rule(const struct device *d, enum knob_id k)
+{
+	bool ring = k == K_RX_RING_SIZE || k == K_TX_RING_SIZE;
+
+	return ring && !strcmp(d->driver, VIRTIO_NET_DRIVER) ? KR_POW2 : KR_NONE;
+}
+
 unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
 			    unsigned int max)
 {
@@ -333,6 +343,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 			if (emax)
 				out[0].max = emax;
 			out[0].min = chan_min(d, k);
+			out[0].rule = ring_rule(d, k);
 		}
 		n = 1;
 	}
@@ -352,23 +363,6 @@ int knob_find(const struct device *d, enum knob_id k, const char *inst, struct k
 		}
 	}
 	return -ENOENT;
-}
-
-int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen)
-{
-	const struct knob_desc *kd = &knob_table[ki->k];
-
-	if (v < ki->min) {
-		snprintf(err, errlen, "value: %" PRIu64 " is below the minimum %" PRIu64 " of %s",
-			 v, ki->min, kd->name);
-		return -ERANGE;
-	}
-	if (v > ki->max) {
-		snprintf(err, errlen, "value: %" PRIu64 " is above the maximum %" PRIu64 " of %s",
-			 v, ki->max, kd->name);
-		return -ERANGE;
-	}
-	return 0;
 }
 
 /* ethtool operation behind a provider, or -1 for the providers that are not ethtool's */
@@ -593,6 +587,11 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 	 * private mount (netns.h), meaningless to whoever reads the message.
 	 */
 	util_name_display(d->name, shown, sizeof(shown));
+	if (!why[0] && ret == -EINVAL)
+		/* no extack: the value is inside the range, refused for a reason unsaid */
+		snprintf(why, sizeof(why), "%s (the kernel gave no reason: %" PRIu64 " is inside "
+			 "the range shown, so the driver takes only some of its values; see the "
+			 "driver's documentation)", strerror(-ret), v);
 	snprintf(err, errlen, "%s: %s%s%s: %s", shown, knob_table[ki->k].name,
 		 ki->inst[0] ? " " : "", ki->inst, why[0] ? why : strerror(-ret));
 	return ret;

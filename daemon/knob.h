@@ -81,6 +81,22 @@ int knob_by_name(const char *name);
 const char *knob_scope_name(enum knob_scope s);
 const char *knob_prov_name(enum knob_prov p);
 
+/*
+ * A constraint of the driver on a knob's values beyond its range, checked by knob_check()
+ * before the kernel sees a value (docs/api.md "rule").
+ */
+enum knob_rule {
+	KR_NONE,
+	/*
+	 * virtio_net ring sizes: virtqueue_resize() -> vring_alloc_queue_split()
+	 * (drivers/virtio/virtio_ring.c) refuses a split virtqueue length that is not a
+	 * power of two with a bare -EINVAL. Packed virtqueues take any length, but which
+	 * layout a device negotiated is not in ethtool: vqtune asks powers of two of every
+	 * virtio_net ring, which both layouts take.
+	 */
+	KR_POW2,
+};
+
 /* One place a knob lives on a device. */
 struct knob_inst {
 	enum knob_id k;
@@ -90,6 +106,7 @@ struct knob_inst {
 	uint32_t napi_id;		/* scope napi only */
 	char inst[24];			/* "" (device), "tx-N", "napi-ID" */
 	uint64_t min, max;		/* effective range on this device */
+	enum knob_rule rule;		/* the driver's constraint within [min, max] */
 	bool has_value;
 	uint64_t value;			/* from the latest sample */
 };
@@ -100,9 +117,19 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 /* The instance named @inst ("" for device scope). 0 or -ENOENT. */
 int knob_find(const struct device *d, enum knob_id k, const char *inst, struct knob_inst *out);
 /*
- * Range check: 0, or -ERANGE with a message naming the bound in @err.
+ * Range and rule check: 0, or -ERANGE with a message naming the knob, the value and the
+ * bound or rule in @err ("value: 3 is not a power of two, which tx-ring-size must be on
+ * this driver (nearest: 2 or 4)").
  */
 int knob_check(const struct knob_inst *ki, uint64_t v, char *err, size_t errlen);
+/* The rule in words for messages and the API ("power of two"), or NULL for KR_NONE. */
+const char *knob_rule_name(enum knob_rule r);
+/*
+ * The value nearest @v on the way back to @from (both in [ki->min, ki->max]) that the
+ * rule allows: a step the controller bounded never grows by being fitted. @from itself
+ * when nothing allowed lies between. Without a rule, @v.
+ */
+uint64_t knob_fit(const struct knob_inst *ki, uint64_t v, uint64_t from);
 /*
  * Whether @ki can be written on @d: 1, or 0 with the reason in @why (one clause, no device
  * or knob name: "the tun driver cannot change its channel counts (no ethtool set_channels)").
@@ -122,6 +149,8 @@ int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *e
  * Write @v (already range-checked). 0, or -errno with @err naming the device (display form),
  * the knob and its instance, then the kernel's extack text or, without one, the errno text:
  * "vb: threaded: Operation not supported", "vb: defer-hard-irqs napi-8193: <extack>".
+ * An EINVAL without extack text gets a hint instead of the bare errno text: the driver
+ * refused a value inside the range shown, for a reason of its own it did not say.
  * Never a file path (sysfs knobs live under the daemon's private mount, netns.h).
  */
 int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,

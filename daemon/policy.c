@@ -29,6 +29,7 @@ struct pctx {
 	const char *text;
 	size_t len;
 	struct policy *p;
+	const struct policy *prev;	/* the policy a PUT replaces, or NULL (a file) */
 	struct policy_errors *errs;
 	const char *seg[POLICY_PATH_DEPTH];
 	int idx[POLICY_PATH_DEPTH];
@@ -263,7 +264,16 @@ static void get_knob(struct pctx *c, json_t *obj, const struct pknob *pk)
 		b->step_abs_max = (int64_t)v;
 	if (got_min < 0 || got_max < 0 || b->min <= b->max)
 		return;
-	/* inverted: blame the bound the text gave (max when both) */
+	/*
+	 * inverted: blame the bound the text gave; when it gave both, the one it changed from
+	 * the policy it replaces (vqtunectl policy set ...min_us changes min only), else max
+	 */
+	if (got_min == 1 && got_max == 1 && c->prev) {
+		const struct law_bounds *was = &c->prev->law.bounds[pk->k];
+
+		if (b->max == was->max && b->min != was->min)
+			got_max = 0;
+	}
 	push(c, got_max ? f[1] : f[0], -1);
 	if (got_max)
 		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%lld is below %s %lld",
@@ -375,15 +385,24 @@ static void check_bql(struct pctx *c)
 	const struct law_bounds *lo = &c->p->law.bounds[LK_BQL_LIMIT_MIN];
 	const struct law_bounds *hi = &c->p->law.bounds[LK_BQL_LIMIT_MAX];
 
+	/* the bound a PUT changed is the one to name; else min_bytes */
+	bool blame_max = c->prev && hi->max != c->prev->law.bounds[LK_BQL_LIMIT_MAX].max &&
+			 lo->min == c->prev->law.bounds[LK_BQL_LIMIT_MIN].min;
+
 	if (lo->min <= hi->max || lo->min > lo->max || hi->min > hi->max)
 		return;
 	push(c, "controllers", -1);
 	push(c, "qlimit", -1);
-	push(c, "bql_limit_min", -1);
-	push(c, "min_bytes", -1);
-	pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE,
-	      "%lld is above bql_limit_max.max_bytes %lld: limit_min could never be reached",
-	      (long long)lo->min, (long long)hi->max);
+	push(c, blame_max ? "bql_limit_max" : "bql_limit_min", -1);
+	push(c, blame_max ? "max_bytes" : "min_bytes", -1);
+	if (blame_max)
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%lld is below bql_limit_min.min_bytes "
+		      "%lld: limit_min could never be reached", (long long)hi->max,
+		      (long long)lo->min);
+	else
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%lld is above bql_limit_max.max_bytes "
+		      "%lld: limit_min could never be reached", (long long)lo->min,
+		      (long long)hi->max);
 	c->n -= 4;
 }
 
@@ -443,7 +462,13 @@ static void get_policy(struct pctx *c, json_t *obj)
 int policy_validate(json_t *obj, const char *text, size_t len, struct policy *out,
 		    struct policy_errors *errs)
 {
-	struct pctx c = { .text = text, .len = len, .p = out, .errs = errs };
+	return policy_validate_put(obj, text, len, NULL, out, errs);
+}
+
+int policy_validate_put(json_t *obj, const char *text, size_t len, const struct policy *prev,
+			struct policy *out, struct policy_errors *errs)
+{
+	struct pctx c = { .text = text, .len = len, .p = out, .prev = prev, .errs = errs };
 
 	memset(errs, 0, sizeof(*errs));
 	policy_defaults(out);

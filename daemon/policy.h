@@ -80,8 +80,19 @@ void policy_defaults(struct policy *p);
  */
 int policy_validate(json_t *obj, const char *text, size_t len, struct policy *out,
 		    struct policy_errors *errs);
+/*
+ * policy_validate() of a policy that replaces @prev (NULL: none, as policy_validate()). An
+ * inverted bound pair that @obj gives whole names the bound @obj changed from @prev
+ * ("min_us: 999 is above max_us 500" after `vqtunectl policy set ...min_us 999`), the max
+ * when it changed both or neither.
+ */
+int policy_validate_put(json_t *obj, const char *text, size_t len, const struct policy *prev,
+			struct policy *out, struct policy_errors *errs);
 
-/* validate an API body. 0, or an HTTP status with *err an apierr object. */
+/*
+ * validate an API body (a PUT replacing policy_get(): policy_validate_put()). 0, or an HTTP
+ * status with *err an apierr object.
+ */
 int policy_parse(json_t *obj, struct policy *out, json_t **err);
 
 /*

@@ -45,7 +45,7 @@ int policy_parse(json_t *obj, struct policy *out, json_t **err)
 	const struct policy_error *e;
 	int st;
 
-	st = policy_validate(obj, NULL, 0, out, &errs);
+	st = policy_validate_put(obj, NULL, 0, policy_get(), out, &errs);
 	if (!st)
 		return 0;
 	e = &errs.e[0];

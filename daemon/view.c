@@ -203,6 +203,8 @@ static json_t *knob_json(struct device *d, const struct knob_inst *ki, struct ro
 		      "pinned", act_pinned(d, ki->k, ki->inst),
 		      "controlled", decide_controls(d, ki->k, ki->inst), "changed", changed);
 	knob_ro(d, ki, rc, o);
+	json_object_set_new(o, "rule", ki->rule ? json_string(knob_rule_name(ki->rule)) :
+			    json_null());
 	json_object_set_new(o, "value", ki->has_value ? json_integer(ki->value) : json_null());
 	json_object_set_new(o, "original", changed ? json_integer(orig) : json_null());
 	if (ki->queue >= 0)

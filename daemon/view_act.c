@@ -21,17 +21,22 @@
 /* A request's reason as it appears in events. */
 #define REASON_MAX	192
 
-static int writable_dev(const char *sel, struct device **d, json_t **out)
+static int find_dev(const char *sel, struct device **d, json_t **out)
 {
 	int err;
 
 	*d = dev_resolve(sel, &err);
-	if (!*d) {
-		if (err == -EEXIST)
-			return view_dev_conflict(sel, out);
-		*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
-		return 404;
-	}
+	if (*d)
+		return 0;
+	if (err == -EEXIST)
+		return view_dev_conflict(sel, out);
+	*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
+	return 404;
+}
+
+/* 0 when @d (named @sel in the request) may be written, else 403 read_only with why. */
+static int dev_writable(const char *sel, struct device **d, json_t **out)
+{
 	/* sample.c never manages a loopback device, whatever --manage names */
 	if (!(*d)->managed && ((*d)->flags & IFF_LOOPBACK)) {
 		/* "reason" lets vqtunectl say so without guessing from the name ("lo") */
@@ -50,13 +55,31 @@ static int writable_dev(const char *sel, struct device **d, json_t **out)
 	return 0;
 }
 
-static int knob_or_error(const char *name, json_t **out)
+static int writable_dev(const char *sel, struct device **d, json_t **out)
 {
-	int k = knob_by_name(name);
+	int st = find_dev(sel, d, out);
 
-	if (k < 0)
+	return st ? st : dev_writable(sel, d, out);
+}
+
+/*
+ * The device @sel and knob @name of a write: 404 for a device or knob that does not exist,
+ * then 403 for a read-only device, so a misspelt knob is named even on a device that
+ * would refuse it anyway ("no knob named 'nosuch'", not only "eth0 is read-only").
+ */
+static int writable_dev_knob(const char *sel, const char *name, struct device **d, int *k,
+			     json_t **out)
+{
+	int st = find_dev(sel, d, out);
+
+	if (st)
+		return st;
+	*k = knob_by_name(name);
+	if (*k < 0) {
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "knob", "no knob named '%s'", name);
-	return k;
+		return 404;
+	}
+	return dev_writable(sel, d, out);
 }
 
 /* Instances selected by an optional queue/napi_id; returns how many went into @sel. */
@@ -155,12 +178,9 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	struct device *d;
 	json_t *changes;
 
-	st = writable_dev(dev, &d, out);
+	st = writable_dev_knob(dev, knob, &d, &k, out);
 	if (st)
 		return st;
-	k = knob_or_error(knob, out);
-	if (k < 0)
-		return 404;
 	if ((st = rv_only_fields(body, fields, out)))
 		return st;
 	if ((st = rv_uint(body, "value", 1, 0, UINT64_MAX, &value, out)))
@@ -248,12 +268,9 @@ int view_knob_release(const char *dev, const char *knob, const char *queue, json
 	int k, st, released = 0;
 	long q = -1;
 
-	st = writable_dev(dev, &d, out);
+	st = writable_dev_knob(dev, knob, &d, &k, out);
 	if (st)
 		return st;
-	k = knob_or_error(knob, out);
-	if (k < 0)
-		return 404;
 	if (queue) {
 		uint64_t v;
 

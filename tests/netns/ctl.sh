@@ -32,12 +32,21 @@ check_true "... stderr names -T, the path and 'is a directory' ($(cat "$VQ_TMP/e
 check "-T DIRECTORY with no daemon: exit code (refused before connecting)" 2 $?
 
 # -H that is not HOST:PORT: a usage error naming -H and the value, nothing sent
-for h in garbage 'two words:1' host:0 host:65536 host:port '[::1]' '[zz]:1' :9477 \
+for h in garbage 'two words:1' host:port '[::1]' '[zz]:1' :9477 \
 	ftp://h:9477 'http://' 'h:9477/x'; do
 	"$VQTUNECTL" -H "$h" status >/dev/null 2>"$VQ_TMP/err"
 	check "-H '$h': exit code" 2 $?
 	check_true "... stderr names -H and the value ($(head -1 "$VQ_TMP/err"))" \
 		grep -qF -- "-H/--host: '$h' is not HOST:PORT" "$VQ_TMP/err"
+done
+# a port that is a number but no TCP port: the range is named, nothing sent
+for hp in host:0:0 127.0.0.1:0:0 host:65536:65536 'http://[::1]:123456/:123456'; do
+	h=${hp%:*} p=${hp##*:}
+	"$VQTUNECTL" -H "$h" status >/dev/null 2>"$VQ_TMP/err"
+	check "-H '$h': exit code" 2 $?
+	check "... names the port and its range" \
+		"vqtunectl: -H/--host: '$h': port '$p' is out of range [1, 65535] (TCP port)" \
+		"$(head -1 "$VQ_TMP/err")"
 done
 # well-formed but nobody listens: past the syntax check, so "cannot reach" (3)
 PORT=$(vq_free_port) || exit $KSFT_FAIL

@@ -3,8 +3,8 @@
 # gives from IFF_LOOPBACK, never from the name: in the daemon's own namespace (A) the
 # loopback device is renamed lo7 and a veth is called lo; in a watched namespace (W) lo is
 # the loopback device. lo7 and W:lo are "loopback", the veth lo is "not_managed", and
-# vqtunectl words each by that reason (--json keeps the API's message). Nothing is written,
-# no event is recorded.
+# vqtunectl words each by that reason (--json keeps the API's message). A knob name that does
+# not exist is named before the device's verdict. Nothing is written, no event is recorded.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -68,6 +68,21 @@ check "... stderr" "vqtunectl: -:lo7 $LOOP" "$(cat "$VQ_TMP/err")"
 vq_ctl --json set -:lo gro-flush-timeout 20000 >/dev/null 2>"$VQ_TMP/err"
 check "--json set -:lo: the API's message" "vqtunectl: device '-:lo' is observed read-only \
 (not managed: see --manage) (read_only, field dev)" "$(cat "$VQ_TMP/err")"
+
+# a knob name that does not exist is named first, on a read-only device too
+for d in -:lo -:lo7 "$W:lo"; do
+	vq_ctl set "$d" nosuch 5 >/dev/null 2>"$VQ_TMP/err"
+	check "set $d nosuch 5: exit code (not found)" 4 $?
+	check_true "... names the knob ($(cat "$VQ_TMP/err"))" \
+		grep -qF "no knob named 'nosuch'" "$VQ_TMP/err"
+	vq_ctl release "$d" nosuch >/dev/null 2>"$VQ_TMP/err"
+	check "release $d nosuch: exit code (not found)" 4 $?
+	check_true "... names the knob ($(cat "$VQ_TMP/err"))" \
+		grep -qF "no knob named 'nosuch'" "$VQ_TMP/err"
+done
+r=$(vq_api PUT "/v1/devices/-:lo/knobs/nosuch" '{"value":5}')
+check "PUT -:lo/knobs/nosuch: status, code, field" "404|not_found|knob" \
+	"${r%% *}|$(echo "${r#* }" | vq_json '"|".join(d["error"][k] for k in ("code", "field"))')"
 
 check "events count unchanged by the refused writes" "$ev0" "$(events)"
 check "-:lo7 not paused" False "$(vq_api GET /v1/devices/-:lo7 | cut -d' ' -f2- |

@@ -93,6 +93,18 @@ check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
 
+# ---- a number too big for the JSON parser is named by its field, in both programs
+printf '{\n "name": "huge",\n "guard": {\n  "hold_ticks": 99999999999999999999999\n }\n}\n' \
+	>"$VQ_TMP/huge.json"
+check "huge.json: --check-policy names the field" \
+	"$VQ_TMP/huge.json:4:39: guard.hold_ticks: too big integer (a JSON integer must lie \
+within [-9223372036854775808, 9223372036854775807])" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/huge.json" 2>&1)"
+check "huge.json: policy load says the same" \
+	"vqtunectl: $("$VQTUNED" --check-policy "$VQ_TMP/huge.json" 2>&1)" \
+	"$(vq_ctl policy load "$VQ_TMP/huge.json" 2>&1)"
+check "... policy unchanged" "$before" "$(snap)"
+
 # ---- vqtunectl policy load names a file that is no JSON text in the daemon's words, at the
 # same line and column as --check-policy, and sends nothing
 printf '\xef\xbb\xbf{"name":"bom"}\n' >"$VQ_TMP/bom.json"
@@ -172,6 +184,14 @@ after_set=$(snap)
 vq_ctl policy set guard.cooldown_ticks 2.5 >/dev/null 2>"$VQ_TMP/err"
 check "policy set guard.cooldown_ticks 2.5: exit code" 1 $?
 check_true "... names the field ($(cat "$VQ_TMP/err"))" grep -qF 'guard.cooldown_ticks' "$VQ_TMP/err"
+check "... policy unchanged" "$after_set" "$(snap)"
+# an inverted pair names the bound the set changed, not the one it kept
+mx=$(field "['controllers']['polling']['rx_usecs']['max_us']")
+vq_ctl policy set controllers.polling.rx_usecs.min_us $((mx + 1)) >/dev/null 2>"$VQ_TMP/err"
+check "policy set rx_usecs.min_us above max_us: exit code" 1 $?
+check_true "... names min_us and its value ($(cat "$VQ_TMP/err"))" grep -qF \
+	"controllers.polling.rx_usecs.min_us: $((mx + 1)) is above max_us $mx (out_of_range, field controllers.polling.rx_usecs.min_us)" \
+	"$VQ_TMP/err"
 check "... policy unchanged" "$after_set" "$(snap)"
 
 # ---- SIGHUP re-reads --policy FILE: a broken or bad file changes nothing

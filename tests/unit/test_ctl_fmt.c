@@ -99,10 +99,11 @@ static void test_parse_host(void **state)
 		"[fe80::1%eth0]:80", "http://127.0.0.1:9477", "HTTP://h:443/", "http://[::1]:1//",
 	};
 	static const char *const bad[] = {
-		"", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "h:123456",
+		"", "127.0.0.1", "127.0.0.1:",
 		"h:80x", "h:80/path", ":80", "[::1]", "[::1:80", "[zz::1]:80", "[::1%]:80",
 		"ftp://h:21", "-h:80", ".h:80", "h h:80", "h:-1",
 	};
+	char port[CTL_PORT_TEXT_BYTES];
 	size_t i;
 
 	(void)state;
@@ -112,6 +113,21 @@ static void test_parse_host(void **state)
 		if (ctl_parse_host(bad[i]) != -EINVAL)
 			fail_msg("-H '%s' accepted", bad[i]);
 	}
+	/* a decimal port outside 1..65535 is told apart, so the message names the range */
+	assert_int_equal(ctl_parse_host("127.0.0.1:0"), -ERANGE);
+	assert_int_equal(ctl_parse_host("127.0.0.1:65536"), -ERANGE);
+	assert_int_equal(ctl_parse_host("h:123456"), -ERANGE);
+	assert_int_equal(ctl_parse_host("http://[::1]:00000//"), -ERANGE);
+	assert_int_equal(ctl_parse_host("h:00080"), 0);
+	/* ... but only a port that is a number: text after it is not HOST:PORT */
+	assert_int_equal(ctl_parse_host("h:0x"), -EINVAL);
+	assert_int_equal(ctl_parse_host("h:99999/x"), -EINVAL);
+	ctl_host_port_text("127.0.0.1:0", port, sizeof(port));
+	assert_string_equal(port, "0");
+	ctl_host_port_text("http://[::1]:65536//", port, sizeof(port));
+	assert_string_equal(port, "65536");
+	ctl_host_port_text("h", port, sizeof(port));
+	assert_string_equal(port, "");
 	/* the daemon has no TLS: https is refused with its own reason */
 	assert_int_equal(ctl_parse_host("https://127.0.0.1:9477"), -EPROTONOSUPPORT);
 	assert_int_equal(ctl_parse_host("HTTPS://h:443/"), -EPROTONOSUPPORT);

@@ -135,8 +135,74 @@ static void test_ethtool_knobs(void **state)
 	assert_true(knob_table[K_RX_RING_SIZE].disruptive);
 	assert_int_equal(knob_check(&ki, 2048, err, sizeof(err)), -ERANGE);
 	assert_string_equal(err, "value: 2048 is above the maximum 1024 of rx-ring-size");
+	assert_int_equal(ki.rule, KR_NONE);
+	assert_int_equal(knob_check(&ki, 3, err, sizeof(err)), 0);
 	/* a ring whose maximum is 0 cannot be set */
 	assert_int_equal(knob_instances(d, K_TX_RING_SIZE, &ki, 1), 0);
+	dev_del(d);
+}
+
+/*
+ * virtio_net: a split virtqueue takes only power-of-two lengths (vring_alloc_queue_split()
+ * answers anything else with a bare -EINVAL), so the ring knobs carry that rule, checked
+ * before the kernel sees a value, and the controller's steps are fitted toward the old
+ * value. Coalescing on the same driver has no rule.
+ */
+static void test_virtio_ring_pow2(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[160];
+
+	snprintf(d->driver, sizeof(d->driver), "virtio_net");
+	d->rings_err = 0;
+	d->rings = (struct eth_rings){ .rx = 256, .rx_max = 256, .tx = 256, .tx_max = 256,
+				       .present = 0xf };
+	assert_int_equal(knob_find(d, K_TX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.rule, KR_POW2);
+	assert_string_equal(knob_rule_name(ki.rule), "power of two");
+	assert_null(knob_rule_name(KR_NONE));
+	assert_int_equal(knob_check(&ki, 3, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 3 is not a power of two, which tx-ring-size must be on "
+			    "this driver (nearest: 2 or 4)");
+	/* only the neighbour inside [1, 256] is offered */
+	assert_int_equal(knob_check(&ki, 200, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 200 is not a power of two, which tx-ring-size must be "
+			    "on this driver (nearest: 128 or 256)");
+	ki.max = 255;
+	assert_int_equal(knob_check(&ki, 200, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "(nearest: 128)"));
+	ki.max = 256;
+	assert_int_equal(knob_check(&ki, 1, err, sizeof(err)), 0);
+	assert_int_equal(knob_check(&ki, 64, err, sizeof(err)), 0);
+	assert_int_equal(knob_check(&ki, 256, err, sizeof(err)), 0);
+	/* the range still comes first */
+	assert_int_equal(knob_check(&ki, 512, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 512 is above the maximum 256 of tx-ring-size");
+
+	/* fitted toward the old value: up 128 -> 192 becomes 128... nothing between */
+	assert_int_equal(knob_fit(&ki, 192, 128), 128);
+	assert_int_equal(knob_fit(&ki, 200, 64), 128);
+	assert_int_equal(knob_fit(&ki, 96, 256), 128);
+	assert_int_equal(knob_fit(&ki, 100, 128), 128);
+	assert_int_equal(knob_fit(&ki, 64, 256), 64);
+	/* 0 is no power of two: 1 is its neighbour (a range from 0, never a ring's) */
+	ki.min = 0;
+	assert_int_equal(knob_check(&ki, 0, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 0 is not a power of two, which tx-ring-size must be on "
+			    "this driver (nearest: 1)");
+	assert_int_equal(knob_fit(&ki, 0, 8), 1);
+	ki.min = 1;
+	ki.rule = KR_NONE;
+	assert_int_equal(knob_fit(&ki, 192, 128), 192);
+
+	assert_int_equal(knob_find(d, K_RX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.rule, KR_POW2);
+	d->co_err = 0;
+	d->co.present = 1u << ETH_CO_RX_USECS;
+	assert_int_equal(knob_find(d, K_RX_USECS, "", &ki), 0);
+	assert_int_equal(ki.rule, KR_NONE);
+	assert_int_equal(knob_check(&ki, 3, err, sizeof(err)), 0);
 	dev_del(d);
 }
 
@@ -264,6 +330,16 @@ static void test_write_error_names_knob_not_path(void **state)
 	assert_string_equal(err, "vb: bql-limit-max tx-1: No such file or directory");
 	assert_null(strstr(err, "/"));
 
+	/* EINVAL without extack text: a hint, not the bare errno text (queue -1: EINVAL) */
+	ki.prov = KP_VQPAIR;
+	ki.k = K_TX_FULL_MODE;
+	ki.queue = -1;
+	snprintf(ki.inst, sizeof(ki.inst), "tx-9");
+	assert_int_equal(knob_write(d, &ki, 1, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "vb: tx-full-mode tx-9: Invalid argument (the kernel gave no "
+			    "reason: 1 is inside the range shown, so the driver takes only some "
+			    "of its values; see the driver's documentation)");
+
 	snprintf(ns.sysfs, sizeof(ns.sysfs), "/nonexistent");
 	dev_del(d);
 }
@@ -341,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_bql_min_bound),
 		cmocka_unit_test(test_napi_netlink_wins_over_sysfs),
 		cmocka_unit_test(test_ethtool_knobs),
+		cmocka_unit_test(test_virtio_ring_pow2),
 		cmocka_unit_test(test_channels_min),
 		cmocka_unit_test(test_readback_updates_model),
 		cmocka_unit_test(test_write_error_names_knob_not_path),

@@ -190,6 +190,54 @@ static void test_json_nul(void **state)
 	json_decref(err);
 }
 
+/*
+ * A number jansson cannot hold ("too big integer", "real number overflow") is named by its
+ * field path, found from jansson's byte position: in a policy file's report (vqtuned -C,
+ * vqtunectl policy load) and in an API body's error (with "field").
+ */
+static void test_json_overflow_field(void **state)
+{
+	const char *pol = "{\n \"name\": \"x\",\n \"guard\": {\"a\": [1, 2],\n"
+			  "   \"hold_ticks\": 99999999999999999999999, \"z\": 1}\n}\n";
+	const char *arr = "{\"a\":[1,{\"b\":1e999}]}";
+	char where[64], why[256], field[64];
+	json_error_t jerr;
+	json_t *err, *b;
+
+	b = json_loadb(pol, strlen(pol), JSON_REJECT_DUPLICATES, &jerr);
+	assert_null(b);
+	apierr_json_text_error(pol, strlen(pol), &jerr, "file", where, sizeof(where), why,
+			       sizeof(why));
+	assert_string_equal(where, ":4:40");
+	assert_string_equal(why, "guard.hold_ticks: too big integer (a JSON integer must lie "
+			    "within [-9223372036854775808, 9223372036854775807])");
+
+	b = json_loadb(arr, strlen(arr), 0, &jerr);
+	assert_null(b);
+	assert_int_equal(apierr_json_parse(arr, strlen(arr), &jerr, &err), 400);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(err, "error"),
+							       "field")), "a[1].b");
+	assert_string_equal(err_msg(err), "line 1 column 18: a[1].b: real number overflow near "
+			    "'1e999' (a JSON real must fit a double, at most about 1.8e308)");
+	json_decref(err);
+
+	/* the walk itself: the last value begun before the position */
+	assert_int_equal(apierr_json_field_at(pol, strlen(pol), 37, field, sizeof(field)), 1);
+	assert_string_equal(field, "guard.a[1]");
+	assert_int_equal(apierr_json_field_at(pol, strlen(pol), 12, field, sizeof(field)), 1);
+	assert_string_equal(field, "name");
+	/* before any field, or past the text: none */
+	assert_int_equal(apierr_json_field_at(pol, strlen(pol), 1, field, sizeof(field)), 0);
+	assert_int_equal(apierr_json_field_at(pol, strlen(pol), strlen(pol) + 1, field,
+					      sizeof(field)), 0);
+	/* other errors keep jansson's words alone */
+	b = json_loadb("{\"a\": tru}", 11, 0, &jerr);
+	assert_null(b);
+	apierr_json_text_error("{\"a\": tru}", 11, &jerr, "file", where, sizeof(where), why,
+			       sizeof(why));
+	assert_null(strstr(why, "a:"));
+}
+
 static void test_json_other_errors(void **state)
 {
 	int st = 0;
@@ -253,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_only_fields),
 		cmocka_unit_test(test_json_nul),
 		cmocka_unit_test(test_json_other_errors),
+		cmocka_unit_test(test_json_overflow_field),
 		cmocka_unit_test(test_json_text_faults),
 	};
 

@@ -337,6 +337,48 @@ static void test_pause_back_end(void **state)
 	json_decref(r);
 }
 
+/*
+ * A knob name that does not exist is named before the device's writability: on a read-only
+ * device "no knob named 'nosuch'" (404), not only "read-only"; a real knob there is still
+ * 403, and a device that does not exist stays the first thing said.
+ */
+static void test_unknown_knob_first(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	n_sets = 0;
+	assert_int_equal(put("lab:eth0", "nosuch", "{\"value\":5}", &r), 404);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_NOT_FOUND);
+	assert_string_equal(err_str(r, "field"), "knob");
+	assert_string_equal(err_str(r, "message"), "no knob named 'nosuch'");
+	json_decref(r);
+	assert_int_equal(view_knob_release("lab:eth0", "nosuch", NULL, &r), 404);
+	assert_string_equal(err_str(r, "field"), "knob");
+	assert_string_equal(err_str(r, "message"), "no knob named 'nosuch'");
+	json_decref(r);
+	assert_int_equal(view_knob_release("lab:lo", "nosuch", NULL, &r), 404);
+	assert_string_equal(err_str(r, "field"), "knob");
+	json_decref(r);
+	/* on a writable device alike */
+	assert_int_equal(put("lab:vb", "nosuch", "{\"value\":5}", &r), 404);
+	assert_string_equal(err_str(r, "field"), "knob");
+	json_decref(r);
+	/* an existing knob on the read-only device: the device's reason */
+	assert_int_equal(put("lab:eth0", "busyloop-us", "{\"value\":10}", &r), 403);
+	assert_string_equal(err_str(r, "field"), "dev");
+	json_decref(r);
+	assert_int_equal(view_knob_release("lab:eth0", "busyloop-us", NULL, &r), 403);
+	assert_string_equal(err_str(r, "field"), "dev");
+	json_decref(r);
+	/* no such device: said first, whatever the knob */
+	assert_int_equal(put("lab:nodev", "nosuch", "{\"value\":5}", &r), 404);
+	assert_string_equal(err_str(r, "field"), "dev");
+	assert_string_equal(err_str(r, "message"), "no device 'lab:nodev'");
+	json_decref(r);
+	assert_int_equal(n_sets, 0);
+}
+
 /* read-only devices: --manage is the remedy for one, never for a loopback device */
 static void test_read_only_words(void **state)
 {
@@ -387,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_release_queue_range),
 		cmocka_unit_test(test_pause_back_end),
 		cmocka_unit_test(test_read_only_words),
+		cmocka_unit_test(test_unknown_knob_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,10 +32,13 @@ test_http_parse_OBJS := daemon/http_parse.c
 UNIT_TESTS += ctl_fmt ctl_table
 test_ctl_fmt_OBJS := ctl/fmt.c ctl/jpath.c
 test_ctl_table_OBJS := ctl/table.c
+# knobs text: a driver's rule under the table
+UNIT_TESTS += ctl_output
+test_ctl_output_OBJS := ctl/output.c ctl/table.c ctl/fmt.c ctl/jpath.c
 
 # knob table: ranges and instances on a hand-built device
 UNIT_TESTS += knob
-test_knob_OBJS := daemon/knob.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c daemon/ethstats.c \
+test_knob_OBJS := daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c daemon/ethstats.c \
 		  daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c
 UNIT_TESTS += util
 test_util_OBJS := daemon/util.c
@@ -53,6 +56,10 @@ UNIT_TESTS += policy
 test_policy_OBJS := daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
 		    daemon/policy_state.c daemon/guard.c daemon/apierr.c daemon/log.c daemon/util.c
 
+# policy PUT: an inverted pair names the bound the request changed
+UNIT_TESTS += policy_put
+test_policy_put_OBJS := $(test_policy_OBJS)
+
 # qdisc backlog: RTM_NEWQDISC parsing and the qdisc -> TX queue map (owner: tcq)
 UNIT_TESTS += tcq
 test_tcq_OBJS := daemon/tcq.c daemon/util.c
@@ -60,7 +67,7 @@ test_tcq_OBJS := daemon/tcq.c daemon/util.c
 # vqpair provider: genl reply parsers, p99 of the log2 histogram, interval arithmetic, and
 # the knob table against include/vqpair.h (owner: vqp)
 UNIT_TESTS += vqp
-test_vqp_OBJS := daemon/vqp_parse.c daemon/vqp.c daemon/knob.c daemon/dev.c daemon/util.c \
+test_vqp_OBJS := daemon/vqp_parse.c daemon/vqp.c daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
 		 daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c \
 		 daemon/ethstats.c daemon/rate.c daemon/log.c
 
@@ -69,6 +76,6 @@ UNIT_TESTS += decide
 test_decide_OBJS := daemon/decide.c daemon/decide_signals.c daemon/decide_view.c \
 		    daemon/law_qlimit.c daemon/law_poll.c daemon/law_zc.c \
 		    daemon/guard.c daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
-		    daemon/policy_state.c daemon/apierr.c daemon/knob.c daemon/dev.c daemon/util.c \
+		    daemon/policy_state.c daemon/apierr.c daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
 		    daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c \
 		    daemon/ethstats.c daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c

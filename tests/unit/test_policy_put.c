@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_policy_put: which field an error of a PUT names (policy_validate_put(),
+ * policy_parse()): of an inverted bound pair, the bound the request changed from the policy
+ * it replaces.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "law.h"
+#include "policy.h"
+
+/*
+ * An inverted bound pair given whole (vqtunectl policy set sends the whole policy) names
+ * the bound the request changed from the policy it replaces: `policy set ...min_us 999`
+ * against max_us 500 blames min_us, not the max_us it never touched. Changed both, or a
+ * file (no policy replaced): max, as before.
+ */
+static void test_put_blames_changed_bound(void **state)
+{
+	static struct policy_errors errs;
+	struct policy prev, p;
+	json_t *obj, *err = NULL;
+	long long mx;
+
+	policy_defaults(&prev);
+	prev.law.bounds[LK_RX_USECS].max = 500;
+	mx = prev.law.bounds[LK_RX_USECS].max;
+	obj = json_pack("{s:{s:{s:{s:i, s:I}}}}", "controllers", "polling", "rx_usecs",
+			"min_us", 999, "max_us", (json_int_t)mx);
+	assert_int_equal(policy_validate_put(obj, NULL, 0, &prev, &p, &errs), 422);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.e[0].field, "controllers.polling.rx_usecs.min_us");
+	assert_string_equal(errs.e[0].msg, "999 is above max_us 500");
+	/* a file replaces nothing: max, as the text gave both */
+	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 422);
+	assert_string_equal(errs.e[0].field, "controllers.polling.rx_usecs.max_us");
+	assert_string_equal(errs.e[0].msg, "500 is below min_us 999");
+	json_decref(obj);
+	/* max changed below the old min: max */
+	prev.law.bounds[LK_RX_USECS].min = 100;
+	obj = json_pack("{s:{s:{s:{s:i, s:i}}}}", "controllers", "polling", "rx_usecs",
+			"min_us", 100, "max_us", 50);
+	assert_int_equal(policy_validate_put(obj, NULL, 0, &prev, &p, &errs), 422);
+	assert_string_equal(errs.e[0].field, "controllers.polling.rx_usecs.max_us");
+	assert_string_equal(errs.e[0].msg, "50 is below min_us 100");
+	json_decref(obj);
+
+	/* the BQL pair across knobs: a lowered bql_limit_max.max_bytes is the one named */
+	policy_defaults(&prev);
+	prev.law.bounds[LK_BQL_LIMIT_MIN].min = 4000;
+	prev.law.bounds[LK_BQL_LIMIT_MIN].max = 8000;
+	prev.law.bounds[LK_BQL_LIMIT_MAX].min = 1000;
+	prev.law.bounds[LK_BQL_LIMIT_MAX].max = 9000;
+	obj = json_pack("{s:{s:{s:{s:i, s:i}, s:{s:i, s:i}}}}", "controllers", "qlimit",
+			"bql_limit_min", "min_bytes", 4000, "max_bytes", 8000,
+			"bql_limit_max", "min_bytes", 1000, "max_bytes", 3000);
+	assert_int_equal(policy_validate_put(obj, NULL, 0, &prev, &p, &errs), 422);
+	assert_string_equal(errs.e[0].field, "controllers.qlimit.bql_limit_max.max_bytes");
+	assert_string_equal(errs.e[0].msg, "3000 is below bql_limit_min.min_bytes 4000: "
+			    "limit_min could never be reached");
+	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 422);
+	assert_string_equal(errs.e[0].field, "controllers.qlimit.bql_limit_min.min_bytes");
+	json_decref(obj);
+
+	/* over the API (policy_parse() replaces the installed policy) */
+	policy_defaults(&prev);
+	prev.law.bounds[LK_RX_USECS].max = 500;
+	policy_set(&prev);
+	obj = json_pack("{s:{s:{s:{s:i, s:i}}}}", "controllers", "polling", "rx_usecs",
+			"min_us", 999, "max_us", 500);
+	assert_int_equal(policy_parse(obj, &p, &err), 422);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(err, "error"),
+							       "message")),
+			    "controllers.polling.rx_usecs.min_us: 999 is above max_us 500");
+	json_decref(err);
+	json_decref(obj);
+	policy_defaults(&prev);
+	policy_set(&prev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_blames_changed_bound),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
