@@ -6,6 +6,7 @@
 #   - vqtunectl status over the forwarded TCP port answers with the guest's vqtuned
 #     (mode active, the lab's policy, four managed devices);
 #   - a write without the token is refused, the same write with the lab's token is done;
+#   - a virtio_net ring size that is not a power of two is refused with the driver's rule;
 #   - the write examples were printed only when the active pass began;
 # and at the end asserts: exit 0, a figure in every cell of the before/after table, the
 # manual write and some controller events in the journal, no default-pass write flagged
@@ -25,6 +26,8 @@ WAIT_API_S=900
 SET_DEV=vna:vn0
 SET_KNOB=gro-flush-timeout
 SET_VAL=24000
+# a ring size inside virtio_net's 1..256 that is not a power of two
+RING_BAD=3
 LOG=$(mktemp "${TMPDIR:-/tmp}/vqlabtest.XXXXXX") || exit 1
 LPID=""
 failures=0
@@ -84,6 +87,14 @@ rc=$?
 [ $rc = 0 ] && ok "write with the lab's token" || fail "write with token $tok: exit $rc"
 v=$("$CTL" -H "$url" knobs $SET_DEV | awk -v k=$SET_KNOB '$1 == k { print $(NF - 6); exit }')
 [ "$v" = $SET_VAL ] && ok "$SET_DEV $SET_KNOB reads $v" || fail "$SET_DEV $SET_KNOB reads '$v'"
+# virtio_net's split rings take only powers of two (vring_alloc_queue_split): a size inside
+# the range ethtool gives is refused by vqtuned, naming the rule, before the kernel sees it
+out=$("$CTL" -H "$url" -T "$tok" set $SET_DEV tx-ring-size $RING_BAD --disruptive 2>&1)
+rc=$?
+echo "$out" | sed 's/^/  | /'
+[ $rc = 1 ] && echo "$out" | grep -q "value: $RING_BAD is not a power of two" &&
+	ok "tx-ring-size $RING_BAD refused by virtio_net's rule" ||
+	fail "tx-ring-size $RING_BAD on $SET_DEV: exit $rc"
 
 wait $LPID
 rc=$?
@@ -105,6 +116,11 @@ zero=$(printf '%s\n' "$rows" | awk '$(NF - 2) == "Gbit/s" && ($(NF - 1) + 0 <= 0
 m=$(grep -E "^  $SET_DEV: " "$LOG" | grep -o '[0-9]* manual' | cut -d' ' -f1)
 [ "${m:-0}" -ge 1 ] && ok "the TCP write is in the journal ($m manual)" ||
 	fail "no manual event for $SET_DEV"
+# under each device of the knob summary: "KNOB[INSTANCE] ORIGINAL -> VALUE" lines or one
+# "(...)" line, nothing else (a note of the knobs table read as a knob had shown there)
+odd=$(sed -n '/^lab: knobs vqtuned ended on/,/^lab: /p' "$LOG" | grep '^    ' |
+	grep -Ev '^    ([a-z0-9-]+(\[[^]]+\])? [0-9]+ -> [0-9]+|\(.*\))$')
+[ -z "$odd" ] && ok "the knob summary lists knobs only" || fail "knob summary lines: $odd"
 c=$(grep -o '[0-9]* controller' "$LOG" | awk '{ s += $1 } END { print s + 0 }')
 [ "$c" -ge 1 ] && ok "$c controller events" || fail "no controller event in the active pass"
 # nobody wrote in the default pass: no flag under the table

@@ -358,8 +358,9 @@ report_knobs() {
 	local d
 	for d in $DEVS; do
 		vqtunectl -s $SOCK knobs $d > $LTMP/lab/knobs.$d || continue
-		# the table's rows follow its KNOB header; "ro:" lines say why a knob is read-only
-		awk -v d=$d '$1 == "ro:" || NF == 0 { next }
+		# the table's rows follow its KNOB header; "ro:" lines under it say why a knob is
+		# read-only, "rule:" lines which values a driver takes
+		awk -v d=$d '$1 == "ro:" || $1 == "rule:" || NF == 0 { next }
 			f && $(NF - 2) != "-" {
 			print "LAB knob", d, $1, NF == 9 ? $2 : "-", $(NF - 2), $(NF - 6) } /^KNOB/ { f = 1 }' \
 			$LTMP/lab/knobs.$d
