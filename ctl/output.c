@@ -165,11 +165,15 @@ static void ctl_text_knobs(json_t *knobs)
 }
 
 /*
- * Why the "ro" knobs of a managed device cannot be written (docs/api.md read_only_reason),
- * once per knob name: "ro: combined-channels: the tun driver cannot change ...". On an
- * unmanaged device every knob is ro for the reason the header already gives.
+ * A note per knob name under the knobs table, from the string @field of each knob (once per
+ * name): "  TAG: KNOB: TEXT[TAIL]". Used for read_only_reason ("ro: combined-channels: the
+ * tun driver cannot change ...": why the "ro" knobs of a managed device cannot be written; on
+ * an unmanaged device every knob is ro for the reason the header already gives) and for the
+ * driver's rule inside a knob's range (docs/api.md "rule": "rule: tx-ring-size: power of two
+ * (the driver refuses other values in MIN..MAX)").
  */
-static void ctl_text_ro_reasons(json_t *knobs)
+static void ctl_text_knob_notes(json_t *knobs, const char *field, const char *tag,
+				const char *tail)
 {
 	const char *prev = NULL;
 	json_t *k;
@@ -177,33 +181,11 @@ static void ctl_text_ro_reasons(json_t *knobs)
 
 	json_array_foreach(knobs, i, k) {
 		const char *name = ctl_str(k, "name");
-		const char *why = json_string_value(json_object_get(k, "read_only_reason"));
+		const char *text = json_string_value(json_object_get(k, field));
 
-		if (!why || (prev && !strcmp(prev, name)))
+		if (!text || (prev && !strcmp(prev, name)))
 			continue;
-		printf("  ro: %s: %s\n", name, why);
-		prev = name;
-	}
-}
-
-/*
- * The driver's rule on values inside a knob's range (docs/api.md "rule"), once per knob
- * name: "rule: tx-ring-size: power of two (the driver refuses other values)".
- */
-static void ctl_text_rules(json_t *knobs)
-{
-	const char *prev = NULL;
-	json_t *k;
-	size_t i;
-
-	json_array_foreach(knobs, i, k) {
-		const char *name = ctl_str(k, "name");
-		const char *rule = json_string_value(json_object_get(k, "rule"));
-
-		if (!rule || (prev && !strcmp(prev, name)))
-			continue;
-		printf("  rule: %s: %s (the driver refuses other values in MIN..MAX)\n", name,
-		       rule);
+		printf("  %s: %s: %s%s\n", tag, name, text, tail);
 		prev = name;
 	}
 }
@@ -227,9 +209,9 @@ void ctl_text_device(json_t *r)
 	}
 	putchar('\n');
 	ctl_text_knobs(knobs);
-	ctl_text_rules(knobs);
+	ctl_text_knob_notes(knobs, "rule", "rule", " (the driver refuses other values in MIN..MAX)");
 	if (json_is_true(json_object_get(r, "managed")))
-		ctl_text_ro_reasons(knobs);
+		ctl_text_knob_notes(knobs, "read_only_reason", "ro", "");
 }
 
 /* Adds one queue row: counters, rates, and for TX queues tx-stop/tx-wake and BQL. */
