@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -181,103 +182,83 @@ int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jer
 
 /* longest field path named in a number-overflow message; a deeper one is cut */
 #define APIERR_PATH_MAX_BYTES	192
+/* what stands in for the number jansson could not hold: a string no JSON text holds raw */
+#define APIERR_MARK		"\\u0001vqtune-overflow"
+#define APIERR_MARK_VALUE	"\001vqtune-overflow"
 
-/* Past the string at @p (a '"'), or @end. Escapes are skipped whole. */
-static const char *jp_string(const char *p, const char *end)
+/* A byte of a JSON number token (RFC 8259 section 6). */
+static bool num_char(char c)
 {
-	for (p++; p < end && *p != '"'; p++)
-		if (*p == '\\' && p + 1 < end)
-			p++;
-	return p < end ? p + 1 : end;
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
+	       c == 'E';
 }
 
-static const char *jp_ws(const char *p, const char *end)
+/* The path ("a.b[2]") of the string value APIERR_MARK_VALUE under @v, into @path. */
+static bool mark_path(json_t *v, char *path, size_t used)
 {
-	while (p < end && strchr(" \t\r\n", *p))
-		p++;
-	return p;
+	const char *key;
+	json_t *c;
+	size_t i;
+
+	if (json_is_string(v))
+		return !strcmp(json_string_value(v), APIERR_MARK_VALUE);
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, c) {
+			snprintf(path + used, APIERR_PATH_MAX_BYTES - used, "%s%s", used ? "." : "",
+				 key);
+			if (mark_path(c, path, strlen(path)))
+				return true;
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, c) {
+			snprintf(path + used, APIERR_PATH_MAX_BYTES - used, "[%zu]", i);
+			if (mark_path(c, path, strlen(path)))
+				return true;
+		}
+	}
+	path[used] = '\0';
+	return false;
 }
 
 /*
- * Walks the value at @p whose field path is @path[0..@used]; copies the path of every value
- * that starts before @stop into @out. Returns past the value, or NULL once @stop (or a
- * fault) is reached: @out then names the last value begun before @stop.
- */
-static const char *jp_value(const char *p, const char *end, const char *stop, char *path,
-			    size_t used, char *out)
-{
-	bool obj;
-	int i = 0;
-
-	p = jp_ws(p, end);
-	if (p >= stop || p >= end)
-		return NULL;
-	memcpy(out, path, used);
-	out[used] = '\0';
-	if (*p == '"')
-		return jp_string(p, end);
-	if (*p != '{' && *p != '[') {
-		while (p < end && !strchr(",]} \t\r\n", *p))
-			p++;
-		return p;
-	}
-	obj = *p++ == '{';
-	for (;;) {
-		size_t n = used;
-
-		p = jp_ws(p, end);
-		if (p >= stop || p >= end)
-			return NULL;
-		if (*p == (obj ? '}' : ']'))
-			return p + 1;
-		if (*p == ',') {
-			p++;
-			continue;
-		}
-		if (obj) {
-			const char *k = p, *ke = jp_string(p, end);
-
-			if (ke - k < 2)
-				return NULL;
-			n += (size_t)snprintf(path + used, APIERR_PATH_MAX_BYTES - used, "%s%.*s",
-					      used ? "." : "", (int)(ke - k - 2), k + 1);
-			p = jp_ws(ke, end);
-			if (p >= end || *p != ':')
-				return NULL;
-			p++;
-		} else {
-			n += (size_t)snprintf(path + used, APIERR_PATH_MAX_BYTES - used, "[%d]", i++);
-		}
-		if (n >= APIERR_PATH_MAX_BYTES)
-			n = APIERR_PATH_MAX_BYTES - 1;
-		p = jp_value(p, end, stop, path, n, out);
-		if (!p)
-			return NULL;
-	}
-}
-
-int apierr_json_field_at(const char *text, size_t len, size_t pos, char *field, size_t flen)
-{
-	char path[APIERR_PATH_MAX_BYTES], out[APIERR_PATH_MAX_BYTES] = "";
-
-	if (!text || pos > len)
-		return 0;
-	jp_value(text, text + len, text + pos, path, 0, out);
-	if (!out[0])
-		return 0;
-	snprintf(field, flen, "%s", out);
-	return 1;
-}
-
-/*
- * jansson's "too big integer"/"real number overflow" name no field: the field of the number
- * (the value the lexer was in, just before jerr->position) leads the message.
+ * jansson's "too big integer"/"real number overflow" name no field. The number's token (the
+ * one jansson stopped in or right after, at jerr->position) is swapped for a marker string,
+ * jansson parses that copy, and the marker's path is the field. Text broken elsewhere too
+ * keeps jansson's own words.
  */
 static bool overflow_why(const char *text, size_t len, const json_error_t *jerr, char *field,
 			 size_t flen)
 {
-	return json_error_code(jerr) == json_error_numeric_overflow && jerr->position > 0 &&
-	       apierr_json_field_at(text, len, (size_t)jerr->position, field, flen);
+	size_t s, e, n;
+	char *copy, path[APIERR_PATH_MAX_BYTES] = "";
+	json_t *root;
+	bool found;
+
+	if (json_error_code(jerr) != json_error_numeric_overflow || jerr->position <= 0 ||
+	    (size_t)jerr->position > len)
+		return false;
+	e = (size_t)jerr->position;
+	while (e < len && num_char(text[e]))
+		e++;
+	s = e;
+	while (s > 0 && num_char(text[s - 1]))
+		s--;
+	if (s == e)
+		return false;
+	n = s + strlen(APIERR_MARK) + 2 + (len - e);
+	copy = malloc(n);
+	if (!copy)
+		return false;
+	memcpy(copy, text, s);
+	memcpy(copy + s, "\"" APIERR_MARK "\"", strlen(APIERR_MARK) + 2);
+	memcpy(copy + s + strlen(APIERR_MARK) + 2, text + e, len - e);
+	root = json_loadb(copy, n, 0, NULL);
+	free(copy);
+	found = root && mark_path(root, path, 0) && path[0];
+	json_decref(root);
+	if (found)
+		snprintf(field, flen, "%s", path);
+	return found;
 }
 
 /* The range a number must keep: jansson says "too big integer" or "real number overflow" */

@@ -45,14 +45,6 @@ int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jer
 			   const char *what, int *line, int *col, char *msg, size_t msglen);
 
 /*
- * The field path ("guard.hold_ticks", "a.b[2]") of the last value that begins before byte
- * @pos of the JSON text @text, the value jansson was lexing when it stopped at @pos. Walks
- * only the bytes before @pos, so text broken after them is fine. 1 with @field set, or 0
- * (@pos before any value, or at the top level).
- */
-int apierr_json_field_at(const char *text, size_t len, size_t pos, char *field, size_t flen);
-
-/*
  * Where and why jansson refused @text (a file or body, as @what in apierr_json_text_fault()):
  * @where gets ":LINE:COLUMN", empty when the fault has no place (an empty text); @why
  * apierr_json_text_fault()'s words, else jansson's own, with a 1-based column; a number

@@ -200,7 +200,7 @@ static void test_json_overflow_field(void **state)
 	const char *pol = "{\n \"name\": \"x\",\n \"guard\": {\"a\": [1, 2],\n"
 			  "   \"hold_ticks\": 99999999999999999999999, \"z\": 1}\n}\n";
 	const char *arr = "{\"a\":[1,{\"b\":1e999}]}";
-	char where[64], why[256], field[64];
+	char where[64], why[256];
 	json_error_t jerr;
 	json_t *err, *b;
 
@@ -221,15 +221,18 @@ static void test_json_overflow_field(void **state)
 			    "'1e999' (a JSON real must fit a double, at most about 1.8e308)");
 	json_decref(err);
 
-	/* the walk itself: the last value begun before the position */
-	assert_int_equal(apierr_json_field_at(pol, strlen(pol), 37, field, sizeof(field)), 1);
-	assert_string_equal(field, "guard.a[1]");
-	assert_int_equal(apierr_json_field_at(pol, strlen(pol), 12, field, sizeof(field)), 1);
-	assert_string_equal(field, "name");
-	/* before any field, or past the text: none */
-	assert_int_equal(apierr_json_field_at(pol, strlen(pol), 1, field, sizeof(field)), 0);
-	assert_int_equal(apierr_json_field_at(pol, strlen(pol), strlen(pol) + 1, field,
-					      sizeof(field)), 0);
+	/* the number in an array, and a text broken after it too: jansson's words alone */
+	b = json_loadb("[1, 99999999999999999999]", 25, 0, &jerr);
+	assert_null(b);
+	apierr_json_text_error("[1, 99999999999999999999]", 25, &jerr, "file", where,
+			       sizeof(where), why, sizeof(why));
+	assert_string_equal(why, "[1]: too big integer near '99999999999999999999' (a JSON "
+			    "integer must lie within [-9223372036854775808, 9223372036854775807])");
+	b = json_loadb("{\"a\": 99999999999999999999, }", 30, 0, &jerr);
+	assert_null(b);
+	apierr_json_text_error("{\"a\": 99999999999999999999, }", 30, &jerr, "file", where,
+			       sizeof(where), why, sizeof(why));
+	assert_string_equal(why, "too big integer near '99999999999999999999'");
 	/* other errors keep jansson's words alone */
 	b = json_loadb("{\"a\": tru}", 11, 0, &jerr);
 	assert_null(b);
