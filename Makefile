@@ -105,8 +105,11 @@ check: deps
 # The lab (scripts/lab_run.sh picks the variant, LAB_MODE=auto|vm|netns): on a host that
 # loads vqpair.ko it builds the module for the running kernel and runs in namespaces here;
 # else it boots the newest test kernel (LAB_KERNEL overrides), fetching it and building
-# vqpair.ko for it on first use. vqprobe (tools) is the lab's independent NAPI reader.
-run: deps
+# vqpair.ko for it on first use. vqprobe (tools) is the lab's independent NAPI reader. The
+# LAB_* settings are checked first: a bad one is refused (exit 2) before apt or a build.
+run:
+	@VQ_KERNELS="$(VQ_KERNELS)" scripts/lab_run.sh --settings
+	$(MAKE) deps
 	$(MAKE) all tools kmod-spec-check
 	VQ_KERNELS="$(VQ_KERNELS)" scripts/lab_run.sh
 

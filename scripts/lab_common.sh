@@ -74,7 +74,8 @@ lab_shortest() {
 }
 
 # lab_phase_len: PHASE_S from LAB_PHASE_S, else squeezed to fit LAB_SECONDS, else the
-# default; EXPECT_S the run's expected length from that (lab_settings checked both)
+# default; EXPECT_S the run's expected length from that (lab_settings checked both); refuses
+# (exit 2) a LAB_PHASE_S whose run cannot fit LAB_SECONDS
 lab_phase_len() {
 	if [ -n "${LAB_PHASE_S:-}" ]; then
 		PHASE_S=$LAB_PHASE_S
@@ -86,6 +87,11 @@ lab_phase_len() {
 		PHASE_S=$PHASE_DEFAULT_S
 	fi
 	EXPECT_S=$((OVERHEAD_S + PHASES_TOTAL * (PHASE_S + PHASE_SLACK_S)))
+	# both given and the phases cannot fit the cap: the run would stop before its table
+	[ -z "${LAB_SECONDS:-}" ] || [ "$EXPECT_S" -le "$LAB_SECONDS" ] ||
+		lab_refuse "LAB_SECONDS=$LAB_SECONDS cannot hold $PHASES_TOTAL phases of" \
+			"LAB_PHASE_S=$PHASE_S s (~$EXPECT_S s in all): raise it, or leave LAB_PHASE_S" \
+			"unset to fit the phases to it"
 }
 
 # lab_phase_name PHASE: a phase as the README and the table name it (the protocol's rrbulk is

@@ -12,10 +12,11 @@
 # lab's processes (its own process group), its namespaces (the names it recorded creating)
 # and the module it loaded are removed.
 #
-#   scripts/lab_netns.sh [--ko PATH] [--check]
+#   scripts/lab_netns.sh [--ko PATH] [--check | --settings]
 #     --ko PATH   load this vqpair.ko (built for the running kernel) instead of building it
 #                 against /lib/modules/$(uname -r)/build (LAB_KO=PATH too)
 #     --check     only say whether this host can run it (exit 0) or why not (exit 3)
+#     --settings  only check the LAB_* settings (exit 0, or 2 naming the bad one)
 # Env: LAB_PHASE_S, LAB_SECONDS, LAB_PORT, LAB_POLICY, LAB_KEEP_LOG as for scripts/lab_vm.sh.
 # POSIX sh and busybox-friendly: the VM tier runs it inside the test guest
 # (tests/vm/guest/t_lab_netns.sh), where it is /scripts/lab_netns.sh and the lab's body,
@@ -30,6 +31,7 @@ TOP=$(cd "$HERE/.." && pwd)
 [ "$TOP" = / ] && TOP=""
 KO=${LAB_KO:-}
 CHECK=0
+SETTINGS_ONLY=0
 NSP=vqlab-
 NAMES="${NSP}vqa ${NSP}vqb ${NSP}vea ${NSP}veb"
 # default phase length, and the floor when LAB_SECONDS squeezes the phases
@@ -54,14 +56,20 @@ while [ $# -gt 0 ]; do
 	--ko)	[ $# -ge 2 ] || die "--ko needs a path"; KO=$2; shift 2 ;;
 	--ko=*)	KO=${1#--ko=}; shift ;;
 	--check) CHECK=1; shift ;;
+	--settings) SETTINGS_ONLY=1; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*)	die "unknown argument '$1' (--ko PATH, --check)" ;;
+	*)	die "unknown argument '$1' (--ko PATH, --check, --settings)" ;;
 	esac
 done
 # shellcheck source=scripts/lab_common.sh
 . "$HERE/lab_common.sh"
-# every setting first, refused by name (exit 2) before anything is checked or changed
-lab_settings "$TOP" $PHASE_MIN_S "$(lab_shortest)"
+# every setting first, refused by name (exit 2) before anything is checked or changed;
+# --check asks about the host alone, --settings about the settings alone
+if [ $CHECK = 0 ]; then
+	lab_settings "$TOP" $PHASE_MIN_S "$(lab_shortest)"
+	lab_phase_len
+	[ $SETTINGS_ONLY = 1 ] && exit 0
+fi
 
 # ---- can this host run it? (nothing changed yet) ------------------------------------------
 [ "$(id -u)" = 0 ] || cannot "needs root"
@@ -101,7 +109,6 @@ CTL=$(bin vqtunectl vqtunectl)
 VQPROBE=$(bin vqprobe tests/tools/vqprobe)
 [ -n "$VQTUNED" ] && [ -n "$CTL" ] || die "build first (make all tools)"
 
-lab_phase_len
 lab_pick_port "listens on"
 CAP_S=${LAB_SECONDS:-$((3 * EXPECT_S))}
 

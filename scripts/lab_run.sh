@@ -9,35 +9,45 @@
 # loaded already), else vm, saying why. LAB_MODE=vm or LAB_MODE=netns forces one (netns
 # then fails where the host cannot). Other settings (LAB_PHASE_S, LAB_SECONDS, LAB_PORT,
 # LAB_POLICY, LAB_KEEP_LOG; LAB_KERNEL for vm, LAB_KO for netns) go to the variant.
-# A bad setting is refused by name with exit 2 before anything runs (each variant checks
-# its own bounds again: the shortest LAB_PHASE_S and LAB_SECONDS differ).
+# A bad setting is refused by name with exit 2 before anything runs, in the bounds of the
+# variant that runs (the shortest LAB_PHASE_S and LAB_SECONDS differ). Exit 3: LAB_MODE=netns
+# on a host that cannot run the namespace lab (it says why).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-die() { echo "lab: $*" >&2; exit 1; }
 # shellcheck source=scripts/lab_common.sh
 . scripts/lab_common.sh
 # shellcheck source=tests/vm/vmlib.sh
 . tests/vm/vmlib.sh
+# --settings: only check the settings for the variant that would run (the Makefile's `run`
+# does so before it installs or builds anything)
+SETTINGS_ONLY=0
+case ${1:-} in
+--settings) SETTINGS_ONLY=1 ;;
+'') ;;
+*) lab_refuse "unknown argument '$1' (--settings)" ;;
+esac
 mode=${LAB_MODE:-auto}
 why=$(vm_word_ok LAB_MODE "$mode" "auto vm netns") || lab_refuse "$why"
+variant=$mode
+if [ "$mode" = auto ]; then
+	why=$(scripts/lab_netns.sh --check 2>&1) && variant=netns || variant=vm
+fi
+# the variant's own bounds (its shortest phase and run differ), before anything is said
+"scripts/lab_$variant.sh" --settings || exit
+[ $SETTINGS_ONLY = 1 ] && exit 0
 case $mode in
 vm)	exec scripts/lab_vm.sh ;;
 netns)	exec scripts/lab_netns.sh ;;
 esac
-# auto: before saying which variant runs, the loosest bounds of the two (the namespace lab's
-# PHASE_MIN_S and shortest run, scripts/lab_netns.sh); the one that runs checks its own
-lab_settings "$PWD" 2 52
-if [ -n "${LAB_KERNEL:-}" ]; then
-	why=$(vm_word_ok LAB_KERNEL "$LAB_KERNEL" "$(vm_known_tags)") || lab_refuse "$why"
-fi
 
-if why=$(scripts/lab_netns.sh --check 2>&1); then
+if [ $variant = netns ]; then
 	echo "lab: this host can load vqpair.ko: the lab runs in namespaces here" \
 		"(LAB_MODE=vm for the QEMU guest)"
 	scripts/lab_netns.sh
 	rc=$?
 	# 3: the module did not build or load, and nothing was changed: the guest can still run
 	[ $rc = 3 ] || exit $rc
+	scripts/lab_vm.sh --settings || exit
 	echo "lab: the namespace lab cannot run here: the lab runs in a QEMU guest instead"
 else
 	echo "$why; the lab runs in a QEMU guest (LAB_MODE=vm|netns forces one)"

@@ -44,6 +44,14 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
 . tests/vm/vmlib.sh
+# --settings: check the settings only (exit 0, or 2 with the refusal), as scripts/lab_run.sh
+# does before it builds
+SETTINGS_ONLY=0
+case ${1:-} in
+--settings) SETTINGS_ONLY=1 ;;
+'') ;;
+*) echo "lab: unknown argument '$1' (--settings)" >&2; exit 2 ;;
+esac
 
 TAG=${LAB_KERNEL:-$(printf '%s\n' ${VQ_KERNELS:-6.1 6.12 7} | sort -V | tail -1)}
 POLICY=${LAB_POLICY:-balanced}
@@ -76,9 +84,10 @@ die() { echo "lab: $*" >&2; exit 1; }
 lab_settings "$PWD" $PHASE_MIN_S "$(lab_shortest)"
 why=$(vm_word_ok "$([ -n "${LAB_KERNEL:-}" ] && echo LAB_KERNEL || echo "VQ_KERNELS' newest")" \
 	"$TAG" "$(vm_known_tags)") || lab_refuse "$why"
+lab_phase_len
+[ $SETTINGS_ONLY = 1 ] && exit 0
 [ -x "$CTL" ] && [ -x "$VM_TOP/build/vqtuned" ] || die "build first (make all tools)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
-lab_phase_len
 lab_pick_port "is forwarded from"
 # without LAB_SECONDS a wedged guest still ends: twice the expected time
 CAP_S=${LAB_SECONDS:-$((2 * EXPECT_S))}

@@ -14,12 +14,15 @@ LAB_REFUSE_TIMEOUT_S=30
 # a run past its checks reaches the VM lock in well under this
 LOCK_WAIT_S=20
 
-# refused MODE VAR=VALUE...: exit status and every line of the lab's output, one line
+# refused MODE VAR=VALUE... [-- ARG...]: exit status and every line of the lab's output, one
+# line (ARGs go to lab_run.sh)
 refused() {
-	local mode=$1
+	local mode=$1 vars=() args=()
 	shift
-	env "$@" LAB_MODE="$mode" VQ_CACHE="$VQ_TMP/cache" timeout "$LAB_REFUSE_TIMEOUT_S" \
-		"$ROOT/scripts/lab_run.sh" > "$VQ_TMP/out" 2>&1 < /dev/null
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	[ $# -gt 0 ] && { shift; args=("$@"); }
+	env "${vars[@]}" LAB_MODE="$mode" VQ_CACHE="$VQ_TMP/cache" timeout "$LAB_REFUSE_TIMEOUT_S" \
+		"$ROOT/scripts/lab_run.sh" "${args[@]}" > "$VQ_TMP/out" 2>&1 < /dev/null
 	echo "$? $(paste -sd'|' "$VQ_TMP/out")"
 }
 
@@ -59,12 +62,18 @@ check "LAB_KERNEL=5.10" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7, not '5.10'
 	"$(refused vm LAB_KERNEL=5.10)"
 check "LAB_MODE=foo" "2 lab: LAB_MODE must be one of auto vm netns, not 'foo'" \
 	"$(refused foo)"
-# auto: the pre-check answers before the run says where it runs
-check "auto: LAB_PHASE_S=1" \
-	"2 lab: LAB_PHASE_S must be a whole number in 2..3600 (seconds), not '1'" \
+check "LAB_KERNEL='6.12 7'" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7 (one word), not '6.12 7'" \
+	"$(refused vm LAB_KERNEL="6.12 7")"
+check "LAB_PHASE_S=20 LAB_SECONDS=100" \
+	"2 lab: LAB_SECONDS=100 cannot hold 8 phases of LAB_PHASE_S=20 s (~219 s in all): raise it, or leave LAB_PHASE_S unset to fit the phases to it" \
+	"$(refused vm LAB_PHASE_S=20 LAB_SECONDS=100)"
+# auto: the bounds of the variant this host runs, before the run says which it is
+if "$ROOT/scripts/lab_netns.sh" --check > /dev/null 2>&1; then min=2; else min=4; fi
+check "auto: LAB_PHASE_S=1 (the lab that runs here: phases from $min s)" \
+	"2 lab: LAB_PHASE_S must be a whole number in $min..3600 (seconds), not '1'" \
 	"$(refused auto LAB_PHASE_S=1)"
-check "auto: LAB_KERNEL=nosuch" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7, not 'nosuch'" \
-	"$(refused auto LAB_KERNEL=nosuch)"
+check "auto: --settings with good settings" "0 " \
+	"$(refused auto LAB_PHASE_S=20 LAB_SECONDS=600 -- --settings)"
 check "nothing fetched or locked by a refusal" "" "$(ls -A "$VQ_TMP/cache" 2>/dev/null)"
 
 # good settings pass every check: the run goes on to the VM lock, held here

@@ -20,8 +20,10 @@ PHASE_S=2
 # generous caps under TCG: the run itself (LAB_SECONDS), the wait for its active pass
 CAP_S=240
 WAIT_TENTHS=1800
-# the interrupted run: phases long enough that SIGINT lands inside the first one
+# the interrupted run: phases long enough that SIGINT lands inside the first one, and a cap
+# that holds them (the lab refuses a LAB_SECONDS its phases cannot fit)
 INT_PHASE_S=30
+INT_CAP_S=600
 OUT=/tmp/labns
 NAMES="vqlab-vqa vqlab-vqb vqlab-vea vqlab-veb"
 SET_DEV=vqlab-vea:ve0
@@ -155,7 +157,7 @@ echo "run: $((t1 - t0)) s"
 	kill -INT $(cat $OUT/int.pid)
 ) &
 w=$!
-LAB_PHASE_S=$INT_PHASE_S LAB_SECONDS=$CAP_S sh -c "echo \$\$ > $OUT/int.pid; exec sh $LAB --ko $KO" \
+LAB_PHASE_S=$INT_PHASE_S LAB_SECONDS=$INT_CAP_S sh -c "echo \$\$ > $OUT/int.pid; exec sh $LAB --ko $KO" \
 	> $OUT/int.log 2>&1 < /dev/null
 rc=$?
 wait $w
