@@ -74,9 +74,9 @@ need_uint() {
 	why=$(vm_uint_ok "$1" "${!1}" "$2" "$3" "$4") || refuse "$why"
 }
 # need_words NAME LIST: refuses the list variable NAME, when set, unless it has at least one
-# word and every word is in LIST
+# word and every word is in LIST, once
 need_words() {
-	local v=${!1:-} w ws in=""
+	local v=${!1:-} w ws in="" seen=" "
 	[ -n "$v" ] || return 0
 	read -ra ws <<< "${v//,/ }"
 	[ ${#ws[@]} -gt 0 ] || refuse "$1 must list words of $2, not '$v'"
@@ -86,6 +86,9 @@ need_words() {
 		*) [ "$w" = "$v" ] || in=" (in '$v')"
 			refuse "$1 must list words of $2, not '$w'$in" ;;
 		esac
+		# twice would measure the same cells twice over
+		case $seen in *" $w "*) refuse "$1 names '$w' twice (in '$v')" ;; esac
+		seen+="$w "
 	done
 }
 # case_labels FUNC: the words the case statement of the guest's FUNC() accepts (its *)

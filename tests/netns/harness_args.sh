@@ -44,6 +44,17 @@ check "run.sh bad tag" "2 vm: KERNEL_TAG must be one of $TAGS, not '5.10' files=
 	"$(run -- 6.1 5.10)"
 check "run.sh bad VQ_KERNELS" "2 vm: VQ_KERNELS must be one of $TAGS, not '9.99' files=0" \
 	"$(run VQ_KERNELS="6.1 9.99")"
+check "run.sh two tags in one word" \
+	"2 vm: KERNEL_TAG must be one of $TAGS (one word), not '6.1 6.12' files=0" \
+	"$(run -- "6.1 6.12")"
+check "run.sh VQ_TESTS twice" "2 vm: VQ_TESTS names test 't_bytes' twice files=0" \
+	"$(run VQ_TESTS=t_bytes,t_bytes -- 6.1)"
+check "run.sh VQ_QEMU_NICS port 0" \
+	"2 vm: VQ_QEMU_NICS must be words of none, hubpair, user:HOSTPORT:GUESTPORT, each once, not 'user:0:9477': host port of 'user:0:9477' must be a whole number in 1..65535 (a TCP port), not '0' files=0" \
+	"$(run VQ_QEMU_NICS=user:0:9477 -- 6.1)"
+check "run.sh VQ_QEMU_NICS hubpair twice" \
+	"2 vm: VQ_QEMU_NICS must be words of none, hubpair, user:HOSTPORT:GUESTPORT, each once, not 'hubpair hubpair': NIC 'hubpair' given twice in 'hubpair hubpair' files=0" \
+	"$(run VQ_QEMU_NICS="hubpair hubpair" -- 6.1)"
 check "run.sh tag twice" "2 vm: KERNEL_TAG names kernel tag '7' twice files=0" "$(run -- 7 6.1 7)"
 check "run.sh bad option" "2 vm: unknown option '--bogus' files=0" "$(run -- --bogus 6.1)"
 check "run.sh usage lists options and tags" "$RUN_USAGE" "$(tail -1 "$VQ_TMP/out")"
@@ -98,6 +109,12 @@ check "vm_scenarios VQ_BENCH_PIN=0:2" "2 $PIN_MSG, not '0:2' files=0" \
 	"$(scen VQ_BENCH_PIN=0:2)"
 check "vm_scenarios VQ_BENCH_PIN=01:1" "2 $PIN_MSG, not '01:1' files=0" \
 	"$(scen VQ_BENCH_PIN=01:1)"
+check "vm_scenarios VQ_BENCH_SCENS twice" \
+	"2 vm_scenarios: VQ_BENCH_SCENS names 'rr' twice (in 'rr,rr') files=0" \
+	"$(scen VQ_BENCH_SCENS=rr,rr)"
+check "vm_scenarios VQ_BENCH_POLICY two words" \
+	"2 vm_scenarios: VQ_BENCH_POLICY must be one of balanced latency observe throughput (one word), not 'balanced latency' files=0" \
+	"$(scen VQ_BENCH_POLICY="balanced latency")"
 check "vm_scenarios VQ_BENCH_NOISE=yes" \
 	"2 vm_scenarios: VQ_BENCH_NOISE must be one of 0 1, not 'yes' files=0" \
 	"$(scen VQ_BENCH_NOISE=yes)"

@@ -72,14 +72,17 @@ need_uint VQ_VM_TIMEOUT "$timeout_s" $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
 if [ -n "${VQ_TESTS:-}" ]; then
 	# the extra comma keeps a trailing empty name ("t_a,") in the list, to be refused
 	IFS=, read -ra want <<< "$VQ_TESTS,"
+	seen=" "
 	for a in "${want[@]}"; do
 		one_of VQ_TESTS "$a" "$GUEST_TESTS"
+		case $seen in *" $a "*) refuse "VQ_TESTS names test '$a' twice" ;; esac
+		seen+="$a "
 	done
 fi
 [ -n "${VQ_BENCH_MODE:-}" ] && one_of VQ_BENCH_MODE "$VQ_BENCH_MODE" "$BENCH_MODES"
-vm_nic_argv "${VQ_QEMU_NICS:-none}" 2> /dev/null ||
-	refuse "VQ_QEMU_NICS must be words of none, hubpair, user:HOSTPORT:GUESTPORT," \
-		"not '$VQ_QEMU_NICS'"
+why=$(vm_nic_argv "${VQ_QEMU_NICS:-none}" 2>&1) ||
+	refuse "VQ_QEMU_NICS must be words of none, hubpair, user:HOSTPORT:GUESTPORT, each" \
+		"once, not '$VQ_QEMU_NICS': ${why#vm: }"
 [ $check = 1 ] && exit 0
 passed=0 failed=0
 

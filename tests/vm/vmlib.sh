@@ -61,10 +61,18 @@ vm_prepare() {
 		"$VM_INITRD"
 }
 
+# vm_nic_argv NICS: VM_NIC_ARGV for the NIC list NICS (see the head of this file); 2, with
+# the reason on stderr, for an unknown word, a port outside 1..65535 or a NIC named twice
+# (QEMU would refuse the second netdev id at boot)
 vm_nic_argv() {
-	local w hp gp
+	local w hp gp seen=" "
 	VM_NIC_ARGV=(-nic none)
 	for w in ${1:-none}; do
+		case $seen in
+		*" ${w%%:*} "*) echo "vm: NIC '${w%%:*}' given twice in '$1'" >&2
+			return 2 ;;
+		esac
+		[ "$w" = none ] || seen+="${w%%:*} "
 		case $w in
 		none)	;;
 		hubpair)
@@ -76,6 +84,9 @@ vm_nic_argv() {
 			hp=${w#user:}
 			gp=${hp#*:}
 			hp=${hp%%:*}
+			vm_uint_ok "host port of '$w'" "$hp" 1 65535 "a TCP port" >&2 &&
+				vm_uint_ok "guest port of '$w'" "$gp" 1 65535 "a TCP port" >&2 ||
+				return 2
 			VM_NIC_ARGV+=(-netdev "user,id=vqu0,hostfwd=tcp:127.0.0.1:$hp-:$gp"
 				-device "virtio-net-pci,netdev=vqu0,mac=$VM_MAC_USER") ;;
 		*)	echo "vm: unknown NIC spec '$w' (none, hubpair, user:HOSTPORT:GUESTPORT)" >&2
@@ -97,9 +108,14 @@ vm_qemu_argv() {
 		"${VM_NIC_ARGV[@]}")
 }
 
-# vm_word_ok NAME VALUE LIST: 0 when VALUE is a (non-empty) word of LIST; else prints the
+# vm_word_ok NAME VALUE LIST: 0 when VALUE is one (non-empty) word of LIST; else prints the
 # refusal "NAME must be one of LIST, not 'VALUE'" and returns 1 (callers: why=$(...) || refuse)
 vm_word_ok() {
+	# one word: "6.1 6.12" would match the list's own run of words
+	case $2 in
+	*[[:space:]]*) echo "$1 must be one of $3 (one word), not '$2'"
+		return 1 ;;
+	esac
 	case " $3 " in
 	*" $2 "*) [ -n "$2" ] && return 0 ;;
 	esac
