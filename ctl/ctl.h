@@ -171,6 +171,18 @@ int ctl_policy_mark_modified(json_t *now, const json_t *before);
  */
 json_t *ctl_json_value_from_arg(const char *arg);
 
+/* What a JSON real holds, as the daemon words it for a policy file (daemon/apierr.c). */
+#define CTL_JSON_REAL_RANGE	"a JSON real must fit a double, at most about 1.8e308"
+/*
+ * A command-line value that is JSON but holds a number jansson cannot (json_int_t is 64-bit
+ * signed, a real a double): such text would go on as a string and be refused for its type.
+ * A bare number (RFC 8259 section 6 grammar) is named with its range, "'ARG' is too big for
+ * a JSON integer (a JSON integer must lie within [MIN, MAX])", as the daemon words the same
+ * number in a policy file; a number inside an array or object with jansson's words. Returns
+ * 0 when @arg is no such value, else -ERANGE with the words in @why.
+ */
+int ctl_json_arg_overflow(const char *arg, char *why, size_t len);
+
 /* ---- table.c: aligned text tables (pure) ---- */
 
 struct ctl_table;

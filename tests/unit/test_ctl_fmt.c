@@ -452,6 +452,41 @@ static void test_json_value_from_arg(void **state)
 	json_decref(v);
 }
 
+/* A value jansson cannot hold is refused with its range; anything else is no overflow. */
+static void test_json_arg_overflow(void **state)
+{
+	char why[CTL_RANGE_ERROR_BYTES];
+
+	(void)state;
+	assert_int_equal(ctl_json_arg_overflow("99999999999999999999", why, sizeof(why)),
+			 -ERANGE);
+	assert_string_equal(why, "'99999999999999999999' is too big for a JSON integer (a JSON "
+			    "integer must lie within [-9223372036854775808, 9223372036854775807])");
+	/* 2^64: one past what a u64 holds, still no JSON integer here */
+	assert_int_equal(ctl_json_arg_overflow("18446744073709551616", why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "'18446744073709551616' is too big for a JSON integer"));
+	/* INT64_MAX + 1 and INT64_MIN - 1: the first numbers past each end */
+	assert_int_equal(ctl_json_arg_overflow("9223372036854775808", why, sizeof(why)), -ERANGE);
+	assert_int_equal(ctl_json_arg_overflow("-9223372036854775809", why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "'-9223372036854775809' is too small for a JSON integer"));
+	assert_int_equal(ctl_json_arg_overflow("1e999", why, sizeof(why)), -ERANGE);
+	assert_string_equal(why, "'1e999' is too big for a JSON real (a JSON real must fit a "
+			    "double, at most about 1.8e308)");
+	assert_int_equal(ctl_json_arg_overflow("[1, 99999999999999999999]", why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "too big integer"));
+	/* the ends themselves, other JSON and plain words go on as before */
+	assert_int_equal(ctl_json_arg_overflow("9223372036854775807", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("-9223372036854775808", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("1e308", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("active", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("\"99999999999999999999\"", why, sizeof(why)),
+			 0);
+	assert_int_equal(ctl_json_arg_overflow("0x99999999999999999999", why, sizeof(why)), 0);
+}
+
 /* @v (consumed) prints as @want, and `policy set` reads @want back to an equal value. */
 static void check_number(json_t *v, const char *want)
 {
@@ -510,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_jpath_set),
 		cmocka_unit_test(test_policy_mark_modified),
 		cmocka_unit_test(test_json_value_from_arg),
+		cmocka_unit_test(test_json_arg_overflow),
 		cmocka_unit_test(test_jpath_get_and_change_line),
 		cmocka_unit_test(test_range_error),
 		cmocka_unit_test(test_error_words),
