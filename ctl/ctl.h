@@ -125,7 +125,10 @@ char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *a
  * --disruptive) and 403 "read_only" on field "dev", worded by the error's @reason as the
  * daemon states it (VQ_ERR_REASON_LOOPBACK: DEV is never written; VQ_ERR_REASON_NOT_MANAGED:
  * DEV is the machine's own interface, written only under --manage; NULL or another word:
- * the API's message). @dev and @knob are the command's DEV and KNOB (NULL: not known).
+ * the API's message); 404 "not_found" on field "knob" as "no knob named 'KNOB' (vqtunectl
+ * knobs DEV lists DEV's knobs)" when KNOB and DEV are printable ASCII (else the API's
+ * display form is the one to show). @dev and @knob are the command's DEV and KNOB (NULL:
+ * not known).
  * Returns @buf, or NULL when the API's own message is the one to show.
  */
 const char *ctl_error_words(const char *code, const char *field, const char *reason,

@@ -413,6 +413,15 @@ char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *a
 
 /* ---- the CLI's words for API errors whose message speaks in the API's terms ---- */
 
+/* Text shown as typed: no control bytes or others the API would show in \\xHH form. */
+static bool ctl_printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
 const char *ctl_error_words(const char *code, const char *field, const char *reason,
 			    const char *dev, const char *knob, char *buf, size_t len)
 {
@@ -422,6 +431,13 @@ const char *ctl_error_words(const char *code, const char *field, const char *rea
 	if (!strcmp(code, VQ_ERR_CONFLICT) && !strcmp(field, "disruptive") && knob) {
 		snprintf(buf, len, "%s may reset the device's queues: add --disruptive to accept",
 			 knob);
+		return buf;
+	}
+	/* the API says what is missing; the CLI says where the names are */
+	if (!strcmp(code, VQ_ERR_NOT_FOUND) && !strcmp(field, "knob") && knob && dev &&
+	    ctl_printable(knob) && ctl_printable(dev)) {
+		snprintf(buf, len, "no knob named '%s' (" CTL_PROG " knobs %s lists %s's knobs)",
+			 knob, dev, dev);
 		return buf;
 	}
 	if (strcmp(code, VQ_ERR_READ_ONLY) || strcmp(field, "dev") || !dev || !reason)

@@ -392,6 +392,18 @@ static void test_error_words(void **state)
 					    "rx-rings", b, sizeof(b)),
 			    "rx-rings may reset the device's queues: add --disruptive to accept");
 	assert_null(strstr(b, "\"disruptive\":true"));
+	/* a knob that is not there: where the names are */
+	assert_string_equal(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, "eth0",
+					    "nosuch-knob", b, sizeof(b)),
+			    "no knob named 'nosuch-knob' (vqtunectl knobs eth0 lists eth0's knobs)");
+	/* another field not found, an unknown DEV or KNOB, or bytes to escape: the API's words */
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "dev", NULL, "eth0", "nosuch-knob", b,
+				    sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, NULL, "nosuch-knob", b,
+				    sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, "eth0", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, "eth0", "no\x1b[2Jsuch", b,
+				    sizeof(b)));
 	/* a loopback device, as the daemon states it: never written, --manage is no remedy */
 	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_LOOPBACK, "-:lo",
 					"gro-flush-timeout", b, sizeof(b)));
