@@ -281,6 +281,17 @@ int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max,
 		const char *unit, int argc, char **argv, int *i, uint64_t *out);
 
 /*
+ * An option that takes a value may be given once: a second one is a usage error, "NAME
+ * given more than once" (exit 2), rather than the last one silently winning (the API, too,
+ * refuses a repeated query parameter). Returns 0 and sets *seen the first time, -1 after
+ * the error.
+ */
+int ctl_opt_once(const char *cmd, const char *name, bool *seen);
+/* ctl_opt_u64() for an option that may be given once (ctl_opt_once()). */
+int ctl_opt_u64_once(const char *cmd, const char *name, uint64_t min, uint64_t max,
+		     const char *unit, int argc, char **argv, int *i, uint64_t *out, bool *seen);
+
+/*
  * The one wording of a bad number on the command line, naming the option or field @name:
  * "NAME: 'ARG' is not an unsigned decimal integer" for -EINVAL, ctl_fmt_range_error()'s
  * "NAME: 'ARG' is out of range [MIN, MAX] (UNIT)" for -ERANGE (too large for 64 bits too).

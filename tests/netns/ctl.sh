@@ -94,6 +94,20 @@ opt_case "set --napi-id with --queue" "--queue and --napi-id cannot be used toge
 	set --napi-id=1 "$B:vb" gro-flush-timeout --queue=0 777
 opt_case "release --queue twice" "--queue given more than once" \
 	release "$B:vb" gro-flush-timeout --queue 0 --queue 1
+# every option that takes a value is taken once, not the last one winning (the API refuses a
+# repeated query parameter too); the live socket would answer, so 2 is a refusal
+opt_case "events --since twice" "--since given more than once" events --since 5 --since 6
+opt_case "events --since= twice" "--since given more than once" events --since=5 --since=5
+opt_case "watch --count twice" "--count given more than once" watch --count 1 --count 2
+opt_case "watch --interval twice" "--interval given more than once" \
+	watch --interval 1 --interval=0.5
+opt_case "-s twice (vq_ctl gives one)" "-s/--socket given more than once" -s "$VQ_SOCK" status
+opt_case "--timeout twice" "-t/--timeout given more than once" -t 5 --timeout=6 status
+opt_case "-T twice" "-T/--token-file given more than once" -T /dev/null -T /dev/null status
+"$VQTUNECTL" -H "127.0.0.1:$PORT" --host="127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
+check "-H twice: exit code" 2 $?
+check_true "... stderr names -H ($(head -1 "$VQ_TMP/err"))" \
+	grep -qF -- "-H/--host given more than once" "$VQ_TMP/err"
 # a number out of range: one wording for every option and VALUE, naming it, the value and
 # the range with its unit (VALUE's is the knob's; the daemon checks the knob's own range)
 big=99999999999999999999	# more than 64 bits
