@@ -48,7 +48,8 @@ int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64
  * 6874 allows), either one after "http://", optionally followed by '/'s. HOST is a name or
  * IPv4 address (letters, digits, '.', '-', '_'); PORT is 1..65535 in decimal. Returns 0,
  * -EPROTONOSUPPORT for "https://" (vqtuned serves plain HTTP), -ERANGE for a decimal PORT
- * outside 1..65535 (0, 65536, 123456), or -EINVAL. Names are not resolved here.
+ * outside 1..65535 (0, 65536, 123456), -EDOM for one in range written with a leading zero
+ * ("09477", refused as vqtuned -l refuses it), or -EINVAL. Names are not resolved here.
  */
 int ctl_parse_host(const char *s);
 /* TCP ports are 1..65535 (0 is not a port one can connect to). */

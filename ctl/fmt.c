@@ -72,7 +72,7 @@ int ctl_parse_host(const char *s)
 {
 	const char *p = s;
 	unsigned long port = 0;
-	size_t n;
+	size_t n, zeros;
 
 	if (!strncasecmp(p, "http://", strlen("http://")))
 		p += strlen("http://");
@@ -96,10 +96,14 @@ int ctl_parse_host(const char *s)
 	if (!n || p[n + strspn(p + n, "/")])
 		return -EINVAL;
 	/* a number, but no TCP port: said apart so the message can name the range */
-	if (n > CTL_PORT_DIGITS_MAX)
+	zeros = strspn(p, "0");
+	if (n - zeros > CTL_PORT_DIGITS_MAX)
 		return -ERANGE;
 	port = strtoul(p, NULL, 10);
-	return !port || port > CTL_PORT_MAX ? -ERANGE : 0;
+	if (!port || port > CTL_PORT_MAX)
+		return -ERANGE;
+	/* vqtuned -l refuses "019478" too: one spelling of a port for both programs */
+	return zeros ? -EDOM : 0;
 }
 
 void ctl_host_port_text(const char *s, char *out, size_t len)

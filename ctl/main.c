@@ -323,6 +323,13 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' is out of range [1, %lu] "
 				       "(TCP port)", a->conn.host, port, CTL_PORT_MAX);
 	}
+	if (host_err == -EDOM) {
+		char port[CTL_PORT_TEXT_BYTES];
+
+		ctl_host_port_text(a->conn.host, port, sizeof(port));
+		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' must be written without "
+				       "a leading zero", a->conn.host, port);
+	}
 	if (host_err)
 		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "
 				       VQ_DEFAULT_TCP ", [::1]:9477 or http://HOST:PORT)",

@@ -118,7 +118,15 @@ static void test_parse_host(void **state)
 	assert_int_equal(ctl_parse_host("127.0.0.1:65536"), -ERANGE);
 	assert_int_equal(ctl_parse_host("h:123456"), -ERANGE);
 	assert_int_equal(ctl_parse_host("http://[::1]:00000//"), -ERANGE);
-	assert_int_equal(ctl_parse_host("h:00080"), 0);
+	/* a port in range with a leading zero: refused, as vqtuned -l refuses it */
+	assert_int_equal(ctl_parse_host("127.0.0.1:09477"), -EDOM);
+	assert_int_equal(ctl_parse_host("h:00080"), -EDOM);
+	assert_int_equal(ctl_parse_host("http://[::1]:01/"), -EDOM);
+	assert_int_equal(ctl_parse_host("127.0.0.1:045893"), -EDOM);
+	assert_int_equal(ctl_parse_host("h:0000000000080"), -EDOM);
+	assert_int_equal(ctl_parse_host("h:0065536"), -ERANGE);
+	assert_int_equal(ctl_parse_host("h:10"), 0);
+	assert_int_equal(ctl_parse_host("h:9477"), 0);
 	/* ... but only a port that is a number: text after it is not HOST:PORT */
 	assert_int_equal(ctl_parse_host("h:0x"), -EINVAL);
 	assert_int_equal(ctl_parse_host("h:99999/x"), -EINVAL);
