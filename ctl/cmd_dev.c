@@ -233,26 +233,6 @@ struct ctl_set_opts {
 	bool has_queue, has_napi, disruptive, allow_napi;
 };
 
-/*
- * ctl_opt_u64() for an option that may appear once: a second one is a usage error rather
- * than the last one silently winning. *seen is set on the first.
- */
-static int ctl_opt_u64_once(const char *cmd, const char *name, uint64_t min, uint64_t max,
-			    const char *unit, int argc, char **argv, int *i, uint64_t *out,
-			    bool *seen)
-{
-	int r = ctl_opt_u64(cmd, name, min, max, unit, argc, argv, i, out);
-
-	if (r <= 0)
-		return r;
-	if (*seen) {
-		ctl_usage_error(cmd, "%s given more than once", name);
-		return -1;
-	}
-	*seen = true;
-	return 1;
-}
-
 static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx)
 {
 	struct ctl_set_opts *o = ctx;

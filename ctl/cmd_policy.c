@@ -158,9 +158,13 @@ static int ctl_policy_set_put(struct ctl_conn *c, json_t *p, const json_t *befor
 /* Read-modify-write of one dotted key; not atomic against a concurrent policy change. */
 static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value)
 {
+	char why[CTL_RANGE_ERROR_BYTES];
 	json_t *r, *p, *before;
 	int ret, err;
 
+	/* refused here: sent on, it would be the string "999..." and refused for its type */
+	if (ctl_json_arg_overflow(value, why, sizeof(why)))
+		return ctl_usage_error("policy", "policy set: %s: %s", key, why);
 	ret = ctl_request(c, "GET", CTL_POLICY_PATH, NULL, &r);
 	if (ret)
 		return ret;

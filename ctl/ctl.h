@@ -48,7 +48,8 @@ int ctl_parse_seconds_ms(const char *s, uint64_t min_ms, uint64_t max_ms, uint64
  * 6874 allows), either one after "http://", optionally followed by '/'s. HOST is a name or
  * IPv4 address (letters, digits, '.', '-', '_'); PORT is 1..65535 in decimal. Returns 0,
  * -EPROTONOSUPPORT for "https://" (vqtuned serves plain HTTP), -ERANGE for a decimal PORT
- * outside 1..65535 (0, 65536, 123456), or -EINVAL. Names are not resolved here.
+ * outside 1..65535 (0, 65536, 123456), -EDOM for one in range written with a leading zero
+ * ("09477", refused as vqtuned -l refuses it), or -EINVAL. Names are not resolved here.
  */
 int ctl_parse_host(const char *s);
 /* TCP ports are 1..65535 (0 is not a port one can connect to). */
@@ -125,7 +126,10 @@ char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *a
  * --disruptive) and 403 "read_only" on field "dev", worded by the error's @reason as the
  * daemon states it (VQ_ERR_REASON_LOOPBACK: DEV is never written; VQ_ERR_REASON_NOT_MANAGED:
  * DEV is the machine's own interface, written only under --manage; NULL or another word:
- * the API's message). @dev and @knob are the command's DEV and KNOB (NULL: not known).
+ * the API's message); 404 "not_found" on field "knob" as "no knob named 'KNOB' (vqtunectl
+ * knobs DEV lists DEV's knobs)" when KNOB and DEV are printable ASCII (else the API's
+ * display form is the one to show). @dev and @knob are the command's DEV and KNOB (NULL:
+ * not known).
  * Returns @buf, or NULL when the API's own message is the one to show.
  */
 const char *ctl_error_words(const char *code, const char *field, const char *reason,
@@ -170,6 +174,18 @@ int ctl_policy_mark_modified(json_t *now, const json_t *before);
  * array) is taken as such, anything else is a JSON string of the text. NULL on ENOMEM.
  */
 json_t *ctl_json_value_from_arg(const char *arg);
+
+/* What a JSON real holds, as the daemon words it for a policy file (daemon/apierr.c). */
+#define CTL_JSON_REAL_RANGE	"a JSON real must fit a double, at most about 1.8e308"
+/*
+ * A command-line value that is JSON but holds a number jansson cannot (json_int_t is 64-bit
+ * signed, a real a double): such text would go on as a string and be refused for its type.
+ * A bare number (RFC 8259 section 6 grammar) is named with its range, "'ARG' is too big for
+ * a JSON integer (a JSON integer must lie within [MIN, MAX])", as the daemon words the same
+ * number in a policy file; a number inside an array or object with jansson's words. Returns
+ * 0 when @arg is no such value, else -ERANGE with the words in @why.
+ */
+int ctl_json_arg_overflow(const char *arg, char *why, size_t len);
 
 /* ---- table.c: aligned text tables (pure) ---- */
 
@@ -264,6 +280,17 @@ int ctl_opt_arg(const char *cmd, const char *name, int argc, char **argv, int *i
  */
 int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max,
 		const char *unit, int argc, char **argv, int *i, uint64_t *out);
+
+/*
+ * An option that takes a value may be given once: a second one is a usage error, "NAME
+ * given more than once" (exit 2), rather than the last one silently winning (the API, too,
+ * refuses a repeated query parameter). Returns 0 and sets *seen the first time, -1 after
+ * the error.
+ */
+int ctl_opt_once(const char *cmd, const char *name, bool *seen);
+/* ctl_opt_u64() for an option that may be given once (ctl_opt_once()). */
+int ctl_opt_u64_once(const char *cmd, const char *name, uint64_t min, uint64_t max,
+		     const char *unit, int argc, char **argv, int *i, uint64_t *out, bool *seen);
 
 /*
  * The one wording of a bad number on the command line, naming the option or field @name:

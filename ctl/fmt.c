@@ -72,7 +72,7 @@ int ctl_parse_host(const char *s)
 {
 	const char *p = s;
 	unsigned long port = 0;
-	size_t n;
+	size_t n, zeros;
 
 	if (!strncasecmp(p, "http://", strlen("http://")))
 		p += strlen("http://");
@@ -96,10 +96,14 @@ int ctl_parse_host(const char *s)
 	if (!n || p[n + strspn(p + n, "/")])
 		return -EINVAL;
 	/* a number, but no TCP port: said apart so the message can name the range */
-	if (n > CTL_PORT_DIGITS_MAX)
+	zeros = strspn(p, "0");
+	if (n - zeros > CTL_PORT_DIGITS_MAX)
 		return -ERANGE;
 	port = strtoul(p, NULL, 10);
-	return !port || port > CTL_PORT_MAX ? -ERANGE : 0;
+	if (!port || port > CTL_PORT_MAX)
+		return -ERANGE;
+	/* vqtuned -l refuses "019478" too: one spelling of a port for both programs */
+	return zeros ? -EDOM : 0;
 }
 
 void ctl_host_port_text(const char *s, char *out, size_t len)
@@ -413,6 +417,15 @@ char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *a
 
 /* ---- the CLI's words for API errors whose message speaks in the API's terms ---- */
 
+/* Text shown as typed: no control bytes or others the API would show in \\xHH form. */
+static bool ctl_printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
 const char *ctl_error_words(const char *code, const char *field, const char *reason,
 			    const char *dev, const char *knob, char *buf, size_t len)
 {
@@ -422,6 +435,13 @@ const char *ctl_error_words(const char *code, const char *field, const char *rea
 	if (!strcmp(code, VQ_ERR_CONFLICT) && !strcmp(field, "disruptive") && knob) {
 		snprintf(buf, len, "%s may reset the device's queues: add --disruptive to accept",
 			 knob);
+		return buf;
+	}
+	/* the API says what is missing; the CLI says where the names are */
+	if (!strcmp(code, VQ_ERR_NOT_FOUND) && !strcmp(field, "knob") && knob && dev &&
+	    ctl_printable(knob) && ctl_printable(dev)) {
+		snprintf(buf, len, "no knob named '%s' (" CTL_PROG " knobs %s lists %s's knobs)",
+			 knob, dev, dev);
 		return buf;
 	}
 	if (strcmp(code, VQ_ERR_READ_ONLY) || strcmp(field, "dev") || !dev || !reason)

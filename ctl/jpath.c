@@ -3,7 +3,9 @@
  * Dotted paths into JSON objects, and the name a changed policy gets, for "policy set KEY
  * VALUE" (pure, unit-tested).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,54 @@ char *ctl_policy_change_line(const json_t *before, const json_t *after, const ch
 	free(old);
 	free(now);
 	return line;
+}
+
+/* RFC 8259 section 6: -? int frac? exp?, int "0" or a digit 1-9 and more digits. */
+static bool ctl_is_json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		s += strspn(s, "0123456789");
+	else
+		return false;
+	if (*s == '.') {
+		if (!isdigit((unsigned char)*++s))
+			return false;
+		s += strspn(s, "0123456789");
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		s += strspn(s, "0123456789");
+	}
+	return !*s;
+}
+
+int ctl_json_arg_overflow(const char *arg, char *why, size_t len)
+{
+	json_error_t jerr;
+	json_t *v = json_loads(arg, JSON_DECODE_ANY, &jerr);
+
+	if (v || json_error_code(&jerr) != json_error_numeric_overflow) {
+		json_decref(v);
+		return 0;
+	}
+	if (!ctl_is_json_number(arg))
+		snprintf(why, len, "'%s' holds a number JSON cannot hold here: %s", arg, jerr.text);
+	else if (strpbrk(arg, ".eE"))
+		snprintf(why, len, "'%s' is too big for a JSON real (" CTL_JSON_REAL_RANGE ")",
+			 arg);
+	else
+		snprintf(why, len, "'%s' is too %s for a JSON integer (a JSON integer must lie "
+			 "within [%lld, %lld])", arg, *arg == '-' ? "small" : "big", LLONG_MIN,
+			 LLONG_MAX);
+	return -ERANGE;
 }
 
 json_t *ctl_json_value_from_arg(const char *arg)

@@ -217,6 +217,26 @@ int ctl_opt_u64(const char *cmd, const char *name, uint64_t min, uint64_t max,
 	return 1;
 }
 
+int ctl_opt_once(const char *cmd, const char *name, bool *seen)
+{
+	if (*seen) {
+		ctl_usage_error(cmd, "%s given more than once", name);
+		return -1;
+	}
+	*seen = true;
+	return 0;
+}
+
+int ctl_opt_u64_once(const char *cmd, const char *name, uint64_t min, uint64_t max,
+		     const char *unit, int argc, char **argv, int *i, uint64_t *out, bool *seen)
+{
+	int r = ctl_opt_u64(cmd, name, min, max, unit, argc, argv, i, out);
+
+	if (r <= 0)
+		return r;
+	return ctl_opt_once(cmd, name, seen) ? -1 : 1;
+}
+
 struct ctl_args {
 	struct ctl_conn_opts conn;
 	int cmd_index;
@@ -235,7 +255,8 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool socket_given = false;
+	/* each may be given once (ctl_opt_once()) */
+	bool socket_given = false, host_given = false, token_given = false, timeout_given = false;
 	int o, host_err, err;
 
 	a->conn.socket_path = getenv("VQTUNE_SOCKET");
@@ -247,19 +268,26 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 	while ((o = getopt_long(argc, argv, "+s:H:T:jt:hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
+			if (ctl_opt_once(NULL, "-s/--socket", &socket_given))
+				return VQ_EXIT_USAGE;
 			a->conn.socket_path = optarg;
-			socket_given = true;
 			break;
 		case 'H':
+			if (ctl_opt_once(NULL, "-H/--host", &host_given))
+				return VQ_EXIT_USAGE;
 			a->conn.host = optarg;
 			break;
 		case 'T':
+			if (ctl_opt_once(NULL, "-T/--token-file", &token_given))
+				return VQ_EXIT_USAGE;
 			a->conn.token_file = optarg;
 			break;
 		case 'j':
 			ctl_json_mode = true;
 			break;
 		case 't':
+			if (ctl_opt_once(NULL, "-t/--timeout", &timeout_given))
+				return VQ_EXIT_USAGE;
 			err = ctl_parse_seconds_ms(optarg, CTL_TIMEOUT_MIN_MS, CTL_TIMEOUT_MAX_MS,
 						   &a->conn.timeout_ms);
 			if (err)
@@ -294,6 +322,13 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		ctl_host_port_text(a->conn.host, port, sizeof(port));
 		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' is out of range [1, %lu] "
 				       "(TCP port)", a->conn.host, port, CTL_PORT_MAX);
+	}
+	if (host_err == -EDOM) {
+		char port[CTL_PORT_TEXT_BYTES];
+
+		ctl_host_port_text(a->conn.host, port, sizeof(port));
+		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' must be written without "
+				       "a leading zero", a->conn.host, port);
 	}
 	if (host_err)
 		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "

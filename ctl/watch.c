@@ -112,6 +112,7 @@ static int ctl_watch_frame(struct ctl_conn *c, const char *dev, const char *path
 
 static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_watch_opts *o)
 {
+	bool interval_seen = false;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -121,6 +122,8 @@ static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_w
 		if (r < 0)
 			return VQ_EXIT_USAGE;
 		if (r > 0) {
+			if (ctl_opt_once("watch", "--interval", &interval_seen))
+				return VQ_EXIT_USAGE;
 			r = ctl_parse_seconds_ms(a, CTL_WATCH_INTERVAL_MIN_MS,
 						 CTL_WATCH_INTERVAL_MAX_MS, &o->interval_ms);
 			if (r)
@@ -130,14 +133,12 @@ static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_w
 			continue;
 		}
 		/* 0 frames would print nothing and look like success */
-		r = ctl_opt_u64("watch", "--count", CTL_WATCH_COUNT_MIN, UINT64_MAX, "frames", argc,
-				argv, &i, &o->count);
+		r = ctl_opt_u64_once("watch", "--count", CTL_WATCH_COUNT_MIN, UINT64_MAX, "frames",
+				     argc, argv, &i, &o->count, &o->has_count);
 		if (r < 0)
 			return VQ_EXIT_USAGE;
-		if (r > 0) {
-			o->has_count = true;
+		if (r > 0)
 			continue;
-		}
 		if (ctl_is_option(argv[i]))
 			return ctl_usage_error("watch", "unknown option '%s'", argv[i]);
 		if (*dev)
@@ -218,14 +219,14 @@ static void ctl_events_batch(json_t *r, json_int_t *last, bool follow)
 int cmd_events(struct ctl_conn *c, int argc, char **argv)
 {
 	uint64_t since = 0;
-	bool follow = false, waiting = false;
+	bool follow = false, waiting = false, since_seen = false;
 	json_int_t next;
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
 		/* the API's ids are JSON integers: signed 64-bit */
-		int r = ctl_opt_u64("events", "--since", 0, LLONG_MAX, "event id", argc, argv, &i,
-				    &since);
+		int r = ctl_opt_u64_once("events", "--since", 0, LLONG_MAX, "event id", argc, argv,
+					 &i, &since, &since_seen);
 
 		if (r < 0)
 			return VQ_EXIT_USAGE;

@@ -81,6 +81,15 @@ static void usage(FILE *f)
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS);
 }
 
+/*
+ * A number written with a leading zero ("010", "019478"): refused rather than read as
+ * decimal (C would read it as octal, a user may mean either), as vqtunectl -H refuses it.
+ */
+static bool leading_zero(const char *digits)
+{
+	return digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9';
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -97,6 +106,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	const char *port;
 	char *end;
 	long v;
 	int c;
@@ -108,6 +118,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 's': o->socket = optarg; break;
 		case 'l':
+			port = strrchr(optarg, ':');
+			if (port && leading_zero(port + 1)) {
+				fprintf(stderr, "vqtuned: --listen: '%s': port '%s' must be written "
+					"without a leading zero\n", optarg, port + 1);
+				return -EINVAL;
+			}
 			if (!api_sock_tcp_spec_valid(optarg)) {
 				fprintf(stderr, "vqtuned: --listen: '%s' is not ADDR:PORT or "
 					"[ADDR6]:PORT with a numeric address and a port 1..65535\n",
@@ -121,9 +137,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'p': o->policy = optarg; break;
 		case 'v': log_set_level(LOG_LVL_DEBUG); break;
 		case 'i':
+			if (leading_zero(optarg)) {
+				fprintf(stderr, "vqtuned: --interval: '%s' must be written without a "
+					"leading zero (%d..%d ms)\n", optarg, TICK_MIN_MS, TICK_MAX_MS);
+				return -EINVAL;
+			}
 			errno = 0;
 			v = strtol(optarg, &end, 10);
-			if (errno || *end || !*optarg || v < TICK_MIN_MS || v > TICK_MAX_MS) {
+			/* digits only: strtol() would also take " 10" and "+10" */
+			if (errno || *end || !*optarg || optarg[strspn(optarg, "0123456789")] ||
+			    v < TICK_MIN_MS || v > TICK_MAX_MS) {
 				fprintf(stderr, "vqtuned: --interval: '%s' is not %d..%d ms\n", optarg,
 					TICK_MIN_MS, TICK_MAX_MS);
 				return -EINVAL;

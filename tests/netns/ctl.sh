@@ -50,6 +50,22 @@ for hp in host:0:0 127.0.0.1:0:0 host:65536:65536 'http://[::1]:123456/:123456';
 done
 # well-formed but nobody listens: past the syntax check, so "cannot reach" (3)
 PORT=$(vq_free_port) || exit $KSFT_FAIL
+# a leading zero: refused alike by vqtunectl -H and vqtuned -l/-i, naming the option
+"$VQTUNECTL" -H "127.0.0.1:0$PORT" status >/dev/null 2>"$VQ_TMP/err"
+check "-H port with a leading zero: exit code" 2 $?
+check "... names the port" "vqtunectl: -H/--host: '127.0.0.1:0$PORT': port '0$PORT' must be \
+written without a leading zero" "$(head -1 "$VQ_TMP/err")"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" -l "127.0.0.1:0$PORT" \
+	>/dev/null 2>"$VQ_TMP/err"
+check "vqtuned -l port with a leading zero: exit code" 2 $?
+check "... names the port" "vqtuned: --listen: '127.0.0.1:0$PORT': port '0$PORT' must be \
+written without a leading zero" "$(head -1 "$VQ_TMP/err")"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" -i 010 >/dev/null \
+	2>"$VQ_TMP/err"
+check "vqtuned -i 010: exit code" 2 $?
+check "... refused, not read as 10 ms" "vqtuned: --interval: '010' must be written without \
+a leading zero (10..60000 ms)" "$(head -1 "$VQ_TMP/err")"
+check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
 # https: the daemon has no TLS, refused with that reason before anything is sent
 "$VQTUNECTL" -H "https://127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
 check "-H https://...: exit code" 2 $?
@@ -94,6 +110,27 @@ opt_case "set --napi-id with --queue" "--queue and --napi-id cannot be used toge
 	set --napi-id=1 "$B:vb" gro-flush-timeout --queue=0 777
 opt_case "release --queue twice" "--queue given more than once" \
 	release "$B:vb" gro-flush-timeout --queue 0 --queue 1
+# every option that takes a value is taken once, not the last one winning (the API refuses a
+# repeated query parameter too); the live socket would answer, so 2 is a refusal
+opt_case "events --since twice" "--since given more than once" events --since 5 --since 6
+opt_case "events --since= twice" "--since given more than once" events --since=5 --since=5
+opt_case "watch --count twice" "--count given more than once" watch --count 1 --count 2
+opt_case "watch --interval twice" "--interval given more than once" \
+	watch --interval 1 --interval=0.5
+opt_case "-s twice (vq_ctl gives one)" "-s/--socket given more than once" -s "$VQ_SOCK" status
+opt_case "--timeout twice" "-t/--timeout given more than once" -t 5 --timeout=6 status
+opt_case "-T twice" "-T/--token-file given more than once" -T /dev/null -T /dev/null status
+"$VQTUNECTL" -H "127.0.0.1:$PORT" --host="127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
+check "-H twice: exit code" 2 $?
+check_true "... stderr names -H ($(head -1 "$VQ_TMP/err"))" \
+	grep -qF -- "-H/--host given more than once" "$VQ_TMP/err"
+# policy set: a JSON number vqtune cannot hold is refused naming KEY and the range, not
+# sent on as a string
+opt_case "policy set beyond a JSON integer" "vqtunectl: policy set: guard.hold_ticks: \
+'99999999999999999999' is too big for a JSON integer (a JSON integer must lie within \
+[-9223372036854775808, 9223372036854775807])" policy set guard.hold_ticks 99999999999999999999
+opt_case "policy set 2^64" "'18446744073709551616' is too big for a JSON integer" \
+	policy set guard.hold_ticks 18446744073709551616
 # a number out of range: one wording for every option and VALUE, naming it, the value and
 # the range with its unit (VALUE's is the knob's; the daemon checks the knob's own range)
 big=99999999999999999999	# more than 64 bits

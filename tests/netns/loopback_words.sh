@@ -73,12 +73,14 @@ check "--json set -:lo: the API's message" "vqtunectl: device '-:lo' is observed
 for d in -:lo -:lo7 "$W:lo"; do
 	vq_ctl set "$d" nosuch 5 >/dev/null 2>"$VQ_TMP/err"
 	check "set $d nosuch 5: exit code (not found)" 4 $?
-	check_true "... names the knob ($(cat "$VQ_TMP/err"))" \
-		grep -qF "no knob named 'nosuch'" "$VQ_TMP/err"
+	check "... names the knob and where the names are" \
+		"vqtunectl: no knob named 'nosuch' (vqtunectl knobs $d lists $d's knobs) \
+(not_found, field knob)" "$(cat "$VQ_TMP/err")"
 	vq_ctl release "$d" nosuch >/dev/null 2>"$VQ_TMP/err"
 	check "release $d nosuch: exit code (not found)" 4 $?
-	check_true "... names the knob ($(cat "$VQ_TMP/err"))" \
-		grep -qF "no knob named 'nosuch'" "$VQ_TMP/err"
+	check "... names the knob and where the names are" \
+		"vqtunectl: no knob named 'nosuch' (vqtunectl knobs $d lists $d's knobs) \
+(not_found, field knob)" "$(cat "$VQ_TMP/err")"
 done
 r=$(vq_api PUT "/v1/devices/-:lo/knobs/nosuch" '{"value":5}')
 check "PUT -:lo/knobs/nosuch: status, code, field" "404|not_found|knob" \

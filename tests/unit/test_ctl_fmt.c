@@ -118,7 +118,15 @@ static void test_parse_host(void **state)
 	assert_int_equal(ctl_parse_host("127.0.0.1:65536"), -ERANGE);
 	assert_int_equal(ctl_parse_host("h:123456"), -ERANGE);
 	assert_int_equal(ctl_parse_host("http://[::1]:00000//"), -ERANGE);
-	assert_int_equal(ctl_parse_host("h:00080"), 0);
+	/* a port in range with a leading zero: refused, as vqtuned -l refuses it */
+	assert_int_equal(ctl_parse_host("127.0.0.1:09477"), -EDOM);
+	assert_int_equal(ctl_parse_host("h:00080"), -EDOM);
+	assert_int_equal(ctl_parse_host("http://[::1]:01/"), -EDOM);
+	assert_int_equal(ctl_parse_host("127.0.0.1:045893"), -EDOM);
+	assert_int_equal(ctl_parse_host("h:0000000000080"), -EDOM);
+	assert_int_equal(ctl_parse_host("h:0065536"), -ERANGE);
+	assert_int_equal(ctl_parse_host("h:10"), 0);
+	assert_int_equal(ctl_parse_host("h:9477"), 0);
 	/* ... but only a port that is a number: text after it is not HOST:PORT */
 	assert_int_equal(ctl_parse_host("h:0x"), -EINVAL);
 	assert_int_equal(ctl_parse_host("h:99999/x"), -EINVAL);
@@ -392,6 +400,18 @@ static void test_error_words(void **state)
 					    "rx-rings", b, sizeof(b)),
 			    "rx-rings may reset the device's queues: add --disruptive to accept");
 	assert_null(strstr(b, "\"disruptive\":true"));
+	/* a knob that is not there: where the names are */
+	assert_string_equal(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, "eth0",
+					    "nosuch-knob", b, sizeof(b)),
+			    "no knob named 'nosuch-knob' (vqtunectl knobs eth0 lists eth0's knobs)");
+	/* another field not found, an unknown DEV or KNOB, or bytes to escape: the API's words */
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "dev", NULL, "eth0", "nosuch-knob", b,
+				    sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, NULL, "nosuch-knob", b,
+				    sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, "eth0", NULL, b, sizeof(b)));
+	assert_null(ctl_error_words(VQ_ERR_NOT_FOUND, "knob", NULL, "eth0", "no\x1b[2Jsuch", b,
+				    sizeof(b)));
 	/* a loopback device, as the daemon states it: never written, --manage is no remedy */
 	assert_non_null(ctl_error_words(VQ_ERR_READ_ONLY, "dev", VQ_ERR_REASON_LOOPBACK, "-:lo",
 					"gro-flush-timeout", b, sizeof(b)));
@@ -452,6 +472,41 @@ static void test_json_value_from_arg(void **state)
 	json_decref(v);
 }
 
+/* A value jansson cannot hold is refused with its range; anything else is no overflow. */
+static void test_json_arg_overflow(void **state)
+{
+	char why[CTL_RANGE_ERROR_BYTES];
+
+	(void)state;
+	assert_int_equal(ctl_json_arg_overflow("99999999999999999999", why, sizeof(why)),
+			 -ERANGE);
+	assert_string_equal(why, "'99999999999999999999' is too big for a JSON integer (a JSON "
+			    "integer must lie within [-9223372036854775808, 9223372036854775807])");
+	/* 2^64: one past what a u64 holds, still no JSON integer here */
+	assert_int_equal(ctl_json_arg_overflow("18446744073709551616", why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "'18446744073709551616' is too big for a JSON integer"));
+	/* INT64_MAX + 1 and INT64_MIN - 1: the first numbers past each end */
+	assert_int_equal(ctl_json_arg_overflow("9223372036854775808", why, sizeof(why)), -ERANGE);
+	assert_int_equal(ctl_json_arg_overflow("-9223372036854775809", why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "'-9223372036854775809' is too small for a JSON integer"));
+	assert_int_equal(ctl_json_arg_overflow("1e999", why, sizeof(why)), -ERANGE);
+	assert_string_equal(why, "'1e999' is too big for a JSON real (a JSON real must fit a "
+			    "double, at most about 1.8e308)");
+	assert_int_equal(ctl_json_arg_overflow("[1, 99999999999999999999]", why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "too big integer"));
+	/* the ends themselves, other JSON and plain words go on as before */
+	assert_int_equal(ctl_json_arg_overflow("9223372036854775807", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("-9223372036854775808", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("1e308", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("active", why, sizeof(why)), 0);
+	assert_int_equal(ctl_json_arg_overflow("\"99999999999999999999\"", why, sizeof(why)),
+			 0);
+	assert_int_equal(ctl_json_arg_overflow("0x99999999999999999999", why, sizeof(why)), 0);
+}
+
 /* @v (consumed) prints as @want, and `policy set` reads @want back to an equal value. */
 static void check_number(json_t *v, const char *want)
 {
@@ -510,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_jpath_set),
 		cmocka_unit_test(test_policy_mark_modified),
 		cmocka_unit_test(test_json_value_from_arg),
+		cmocka_unit_test(test_json_arg_overflow),
 		cmocka_unit_test(test_jpath_get_and_change_line),
 		cmocka_unit_test(test_range_error),
 		cmocka_unit_test(test_error_words),
