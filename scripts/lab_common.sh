@@ -31,6 +31,16 @@ lab_refuse() {
 	exit 2
 }
 
+# lab_settings_only [ARG]: SETTINGS_ONLY=1 for --settings (check the settings, then exit 0),
+# else 0; any other argument is refused (exit 2)
+lab_settings_only() {
+	case ${1:-} in
+	--settings) SETTINGS_ONLY=1 ;;
+	'') SETTINGS_ONLY=0 ;;
+	*) lab_refuse "unknown argument '$1' (--settings)" ;;
+	esac
+}
+
 # lab_uint NAME MIN MAX UNIT: refuses the variable NAME, when set, unless a decimal integer in
 # MIN..MAX without a leading zero (the shell's $((...)) reads 010 as octal, 09 not at all);
 # UNIT words the error (a phase of 0 s would be iperf3 -t 0, which never ends)

@@ -20,12 +20,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/vm/vmlib.sh
 # --settings: only check the settings for the variant that would run (the Makefile's `run`
 # does so before it installs or builds anything)
-SETTINGS_ONLY=0
-case ${1:-} in
---settings) SETTINGS_ONLY=1 ;;
-'') ;;
-*) lab_refuse "unknown argument '$1' (--settings)" ;;
-esac
+lab_settings_only "$@"
 mode=${LAB_MODE:-auto}
 why=$(vm_word_ok LAB_MODE "$mode" "auto vm netns") || lab_refuse "$why"
 variant=$mode

@@ -44,14 +44,11 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
 . tests/vm/vmlib.sh
+# shellcheck source=scripts/lab_common.sh
+. scripts/lab_common.sh
 # --settings: check the settings only (exit 0, or 2 with the refusal), as scripts/lab_run.sh
 # does before it builds
-SETTINGS_ONLY=0
-case ${1:-} in
---settings) SETTINGS_ONLY=1 ;;
-'') ;;
-*) echo "lab: unknown argument '$1' (--settings)" >&2; exit 2 ;;
-esac
+lab_settings_only "$@"
 
 TAG=${LAB_KERNEL:-$(printf '%s\n' ${VQ_KERNELS:-6.1 6.12 7} | sort -V | tail -1)}
 POLICY=${LAB_POLICY:-balanced}
@@ -77,8 +74,6 @@ ERR_LINES=10
 BOOT_WAIT_S=10
 
 die() { echo "lab: $*" >&2; exit 1; }
-# shellcheck source=scripts/lab_common.sh
-. scripts/lab_common.sh
 # every setting first, refused by name (exit 2) before the port probe speaks or anything
 # is fetched; the tag as scripts/kernels.sh knows it (VQ_KERNELS gives the default)
 lab_settings "$PWD" $PHASE_MIN_S "$(lab_shortest)"
