@@ -18,8 +18,6 @@
 #include "policy.h"
 #include "util.h"
 
-/* display form: a byte becomes at most 4 ("\xHH", util_name_display()) */
-#define POLICY_SHOWN_PER_BYTE	4
 /* a policy is a few KB; anything near this is not a policy (and is not read into memory) */
 #define POLICY_FILE_MAX_BYTES	(1 << 20)
 
@@ -230,11 +228,8 @@ int policy_check_file(const char *path, FILE *f)
  */
 static void log_error_line(const char *line)
 {
-	size_t need = POLICY_SHOWN_PER_BYTE * strlen(line) + 1;
-	char *shown = malloc(need);
+	char *shown = util_display_dup(line);
 
-	if (shown)
-		util_name_display(line, shown, need);
 	log_err("policy %s", shown ? shown : line);
 	free(shown);
 }

@@ -128,15 +128,26 @@ void util_hex(const void *in, size_t len, char *out)
 	out[2 * len] = '\0';
 }
 
+/* util_name_display() writes a byte as at most 4 ("\xHH") */
+#define UTIL_DISPLAY_PER_BYTE	4
+
+char *util_display_dup(const char *s)
+{
+	size_t need = UTIL_DISPLAY_PER_BYTE * strlen(s) + 1;
+	char *buf = malloc(need);
+
+	if (buf)
+		util_name_display(s, buf, need);
+	return buf;
+}
+
 json_t *util_json_str(const char *s)
 {
-	size_t need = 4 * strlen(s) + 1;
-	char *buf = malloc(need);
+	char *buf = util_display_dup(s);
 	json_t *j;
 
 	if (!buf)
 		return json_null();
-	util_name_display(s, buf, need);
 	j = json_string(buf);
 	free(buf);
 	return j ? j : json_null();

@@ -21,6 +21,8 @@ size_t util_name_display(const char *in, char *out, size_t outlen);
 int util_name_parse(const char *in, char *out, size_t outlen);
 /* Lower-case hex of @len bytes into @out (2 * len + 1 bytes). */
 void util_hex(const void *in, size_t len, char *out);
+/* @s in display form (util_name_display()), malloc'd for the caller to free; NULL on ENOMEM. */
+char *util_display_dup(const char *s);
 /* A JSON string of @s in display form (never NULL-valued on invalid UTF-8). */
 json_t *util_json_str(const char *s);
 /* clock_gettime(@clk) in ns. */
