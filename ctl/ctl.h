@@ -175,8 +175,6 @@ int ctl_policy_mark_modified(json_t *now, const json_t *before);
  */
 json_t *ctl_json_value_from_arg(const char *arg);
 
-/* What a JSON real holds, as the daemon words it for a policy file (daemon/apierr.c). */
-#define CTL_JSON_REAL_RANGE	"a JSON real must fit a double, at most about 1.8e308"
 /*
  * A command-line value that is JSON but holds a number jansson cannot (json_int_t is 64-bit
  * signed, a real a double): such text would go on as a string and be refused for its type.

@@ -5,7 +5,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,12 +143,10 @@ int ctl_json_arg_overflow(const char *arg, char *why, size_t len)
 	if (!ctl_is_json_number(arg))
 		snprintf(why, len, "'%s' holds a number JSON cannot hold here: %s", arg, jerr.text);
 	else if (strpbrk(arg, ".eE"))
-		snprintf(why, len, "'%s' is too big for a JSON real (" CTL_JSON_REAL_RANGE ")",
-			 arg);
+		snprintf(why, len, "'%s' is too big for a JSON real (" VQ_JSON_REAL_RANGE ")", arg);
 	else
-		snprintf(why, len, "'%s' is too %s for a JSON integer (a JSON integer must lie "
-			 "within [%lld, %lld])", arg, *arg == '-' ? "small" : "big", LLONG_MIN,
-			 LLONG_MAX);
+		snprintf(why, len, "'%s' is too %s for a JSON integer (" VQ_JSON_INT_RANGE ")", arg,
+			 *arg == '-' ? "small" : "big");
 	return -ERANGE;
 }
 

@@ -10,11 +10,6 @@
 #include "util.h"
 #include "vqtune_api.h"
 
-/* what jansson's json_int_t (long long) holds: the most a JSON integer can be here */
-#define APIERR_INT_RANGE	"a JSON integer must lie within [-9223372036854775808, " \
-				"9223372036854775807]"
-/* what a JSON real becomes here: a C double */
-#define APIERR_REAL_RANGE	"a JSON real must fit a double, at most about 1.8e308"
 
 /* Longest message: docs/api.md promises 511 bytes of any error message. */
 #define APIERR_MSG_MAX_BYTES		512
@@ -264,7 +259,7 @@ static bool overflow_why(const char *text, size_t len, const json_error_t *jerr,
 /* The range a number must keep: jansson says "too big integer" or "real number overflow" */
 static const char *overflow_range(const json_error_t *jerr)
 {
-	return strstr(jerr->text, "integer") ? APIERR_INT_RANGE : APIERR_REAL_RANGE;
+	return strstr(jerr->text, "integer") ? VQ_JSON_INT_RANGE : VQ_JSON_REAL_RANGE;
 }
 
 void apierr_json_text_error(const char *text, size_t len, const json_error_t *jerr,

@@ -60,6 +60,15 @@
 /* read_only on field "dev": an interface of the daemon's own namespace not named by --manage. */
 #define VQ_ERR_REASON_NOT_MANAGED	"not_managed"
 
+/*
+ * The range a JSON number must keep here (jansson: json_int_t is long long, a real a double),
+ * in the words vqtuned (a policy file or body jansson refused) and vqtunectl (policy set
+ * VALUE) both give a number too big to hold.
+ */
+#define VQ_JSON_INT_RANGE	"a JSON integer must lie within [-9223372036854775808, " \
+				"9223372036854775807]"
+#define VQ_JSON_REAL_RANGE	"a JSON real must fit a double, at most about 1.8e308"
+
 /* vqtunectl exit codes (documented in vqtunectl(8)). */
 enum vq_exit {
 	VQ_EXIT_OK = 0,
