@@ -52,6 +52,7 @@ struct device *dev_add(struct netns *ns, int ifindex)
 	d->ns = ns;
 	d->ifindex = ifindex;
 	d->gen = 1;
+	d->virtio_packed = -1;
 	memset(d->napi_rxq, 0xff, sizeof(d->napi_rxq));
 	/* keep the list sorted by (namespace order, ifindex) for stable output */
 	for (pp = &devs; *pp; pp = &(*pp)->next) {

@@ -22,6 +22,8 @@ struct sfs_dev;
 /* Upper bound on queues per direction we model; the kernel's own default cap is 4096. */
 #define DEV_MAX_QUEUES	1024
 #define DEV_DRIVER_MAX	32
+/* ethtool drvinfo driver name of virtio_net (drivers/net/virtio_net.c KBUILD_MODNAME) */
+#define VIRTIO_NET_DRIVER	"virtio_net"
 
 enum dir { DIR_RX, DIR_TX };
 
@@ -74,6 +76,12 @@ struct device {
 	char name[IFNAMSIZ];
 	char kind[16];			/* rtnl link kind ("veth"), may be "" */
 	char driver[DEV_DRIVER_MAX];	/* ethtool drvinfo driver */
+	/*
+	 * virtio devices: VIRTIO_F_RING_PACKED negotiated (1) or not (0), from the device's
+	 * sysfs "features" when it appeared (sysfs.h sfs_virtio_feature()); -1: not virtio
+	 * or unreadable
+	 */
+	int8_t virtio_packed;
 	unsigned int flags;		/* IFF_* */
 	unsigned int mtu;
 	uint8_t operstate;		/* IF_OPER_* */

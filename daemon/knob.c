@@ -27,8 +27,6 @@
 #define COALESCE_FRAMES_MAX		65535
 /* eth_channels.present bit of combined (bits in declaration order: rx, rx_max, tx, ...) */
 #define CHAN_PRESENT_COMBINED		(1u << 4)
-/* ethtool drvinfo driver name of virtio_net (drivers/net/virtio_net.c KBUILD_MODNAME) */
-#define VIRTIO_NET_DRIVER		"virtio_net"
 
 /*
  * vqpair knobs take name, unit and range from the UAPI's single table (include/vqpair.h):
@@ -266,7 +264,8 @@ static enum knob_rule ring_rule(const struct device *d, enum knob_id k)
 {
 	bool ring = k == K_RX_RING_SIZE || k == K_TX_RING_SIZE;
 
-	return ring && !strcmp(d->driver, VIRTIO_NET_DRIVER) ? KR_POW2 : KR_NONE;
+	return ring && !strcmp(d->driver, VIRTIO_NET_DRIVER) && d->virtio_packed != 1 ?
+		KR_POW2 : KR_NONE;
 }
 
 unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,

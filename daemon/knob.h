@@ -90,9 +90,10 @@ enum knob_rule {
 	/*
 	 * virtio_net ring sizes: virtqueue_resize() -> vring_alloc_queue_split()
 	 * (drivers/virtio/virtio_ring.c) refuses a split virtqueue length that is not a
-	 * power of two with a bare -EINVAL. Packed virtqueues take any length, but which
-	 * layout a device negotiated is not in ethtool: vqtune asks powers of two of every
-	 * virtio_net ring, which both layouts take.
+	 * power of two with a bare -EINVAL. Packed virtqueues (vring_alloc_queue_packed())
+	 * take any length: a device that negotiated VIRTIO_F_RING_PACKED (dev.h
+	 * virtio_packed) has no rule; one whose layout could not be read keeps it, which
+	 * both layouts take.
 	 */
 	KR_POW2,
 };

@@ -10,6 +10,7 @@
 
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
+#include <linux/virtio_config.h>
 #include <netlink/route/link.h>
 
 #include "act.h"
@@ -72,6 +73,12 @@ static void read_driver(struct device *d)
 			 info.driver);
 	else
 		snprintf(d->driver, sizeof(d->driver), "%s", d->kind);
+	/* the ring layout decides virtio_net's ring-size rule (knob.h KR_POW2) */
+	if (!strcmp(d->driver, VIRTIO_NET_DRIVER)) {
+		int r = sfs_virtio_feature(d->ns->sysfs, d->name, VIRTIO_F_RING_PACKED);
+
+		d->virtio_packed = r < 0 ? -1 : r;
+	}
 }
 
 static void eth_refresh(struct device *d)

@@ -81,6 +81,36 @@ int sfs_read_u64(const char *path, uint64_t *v)
 	return parse_u64(buf, n, v);
 }
 
+/* features_show() prints VIRTIO_FEATURES_MAX bits (128 since 6.17, 64 before) and "\n" */
+#define SFS_VIRTIO_FEATURES_MAX	512
+
+int sfs_virtio_feature(const char *root, const char *ifname, unsigned int bit)
+{
+	char path[512], buf[SFS_VIRTIO_FEATURES_MAX + 2];
+	size_t len;
+	ssize_t n;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/class/net/%s/device/features", root, ifname) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	/* "0110...\n": anything else is not this attribute */
+	len = strspn(buf, "01");
+	if (buf[len] && strcmp(buf + len, "\n"))
+		return -EINVAL;
+	if (bit >= len)
+		return -ERANGE;
+	return buf[bit] == '1';
+}
+
 /*
  * Half the soft RLIMIT_NOFILE: the other half stays for netlink sockets, namespaces and API
  * clients, so a host with thousands of queues reads the rest by path instead of failing.

@@ -18,6 +18,15 @@ int sfs_read_u64(const char *path, uint64_t *v);
 /* Write one decimal value. 0 or -errno (the kernel's refusal, e.g. -EINVAL). */
 int sfs_write_u64(const char *path, uint64_t v);
 /*
+ * Whether the virtio device behind @ifname negotiated feature bit @bit (include/uapi/linux/
+ * virtio_config.h, e.g. VIRTIO_F_RING_PACKED = 34): the "features" attribute of
+ * class/net/IFNAME/device under @root, the features the driver negotiated, one '0' or '1'
+ * per bit from bit 0, then "\n" (drivers/virtio/virtio.c features_show()). 1 or 0; -ENOENT
+ * (no such attribute: not a virtio device), -ERANGE (the string ends before @bit), -EINVAL
+ * (not such a string) or -errno.
+ */
+int sfs_virtio_feature(const char *root, const char *ifname, unsigned int bit);
+/*
  * sfs_dev: descriptors of one device's sysfs queue files kept open between ticks, so a tick
  * reads each BQL value with one pread() at offset 0 and probes the queue counts with fstatat()
  * on the open queues/ directory, instead of walking the whole path (a kernfs lookup and

@@ -198,6 +198,18 @@ static void test_virtio_ring_pow2(void **state)
 
 	assert_int_equal(knob_find(d, K_RX_RING_SIZE, "", &ki), 0);
 	assert_int_equal(ki.rule, KR_POW2);
+	/* the device's features read split: the rule stays */
+	d->virtio_packed = 0;
+	assert_int_equal(knob_find(d, K_TX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.rule, KR_POW2);
+	/* packed virtqueues take any length (vring_alloc_queue_packed()): no rule, 3 passes */
+	d->virtio_packed = 1;
+	assert_int_equal(knob_find(d, K_TX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.rule, KR_NONE);
+	assert_null(knob_rule_name(ki.rule));
+	assert_int_equal(knob_check(&ki, 3, err, sizeof(err)), 0);
+	assert_int_equal(knob_fit(&ki, 192, 128), 192);
+	d->virtio_packed = -1;
 	d->co_err = 0;
 	d->co.present = 1u << ETH_CO_RX_USECS;
 	assert_int_equal(knob_find(d, K_RX_USECS, "", &ki), 0);

@@ -219,6 +219,44 @@ static void test_paths_only(void **state)
 	assert_int_equal(sfs_queue_counts(NULL, root, "nodev", &n_tx, &n_rx), -ENOENT);
 }
 
+/*
+ * A virtio device's negotiated features: class/net/DEV/device/features, one character per
+ * bit from bit 0 (drivers/virtio/virtio.c features_show()). Bit 34 is VIRTIO_F_RING_PACKED.
+ */
+static void test_virtio_feature(void **state)
+{
+	char bits[130];
+
+	(void)state;
+	/* no device/ (veth, lo): not virtio */
+	assert_int_equal(sfs_virtio_feature(root, "d0", 34), -ENOENT);
+	mk("class/net/d0/device");
+	/* 64 bits (before 6.17): 0, 5 and 34 set */
+	memset(bits, '0', 64);
+	bits[0] = bits[5] = bits[34] = '1';
+	bits[64] = '\n';
+	bits[65] = '\0';
+	put("class/net/d0/device/features", bits);
+	assert_int_equal(sfs_virtio_feature(root, "d0", 34), 1);
+	assert_int_equal(sfs_virtio_feature(root, "d0", 0), 1);
+	assert_int_equal(sfs_virtio_feature(root, "d0", 33), 0);
+	assert_int_equal(sfs_virtio_feature(root, "d0", 63), 0);
+	/* past the string: unknown, not "off" */
+	assert_int_equal(sfs_virtio_feature(root, "d0", 64), -ERANGE);
+	/* 128 bits (6.17+), split ring */
+	memset(bits, '0', 128);
+	bits[128] = '\n';
+	bits[129] = '\0';
+	put("class/net/d0/device/features", bits);
+	assert_int_equal(sfs_virtio_feature(root, "d0", 34), 0);
+	assert_int_equal(sfs_virtio_feature(root, "d0", 127), 0);
+	/* not a bit string */
+	put("class/net/d0/device/features", "0x1\n");
+	assert_int_equal(sfs_virtio_feature(root, "d0", 34), -EINVAL);
+	put("class/net/d0/device/features", "");
+	assert_int_equal(sfs_virtio_feature(root, "d0", 0), -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +264,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_generation_reopens, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_virtio_feature, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,9 @@
 # NICS (also VQ_QEMU_NICS for tests/vm/run.sh) is a space-separated list of:
 #   none           no NIC (the default)
 #   hubpair        two virtio-net-pci NICs joined on a QEMU hub: a real virtio_net pair,
-#                  MACs $VM_MAC_HUB_A and $VM_MAC_HUB_B (the guest finds them by MAC)
+#                  MACs $VM_MAC_HUB_A and $VM_MAC_HUB_B (the guest finds them by MAC);
+#                  A with split virtqueues (QEMU's default), B with packed ones (packed=on),
+#                  so both ring layouts are driven
 #   user:HP:GP     a virtio-net-pci NIC on QEMU user networking (MAC $VM_MAC_USER, guest
 #                  address 10.0.2.15/24), host 127.0.0.1:HP forwarded to guest TCP port GP
 # The guest's /init loads virtio_net (and what it needs) when QEMU gave it a virtio NIC.
@@ -79,7 +81,7 @@ vm_nic_argv() {
 			VM_NIC_ARGV+=(-netdev hubport,id=vqh0,hubid=1
 				-device "virtio-net-pci,netdev=vqh0,mac=$VM_MAC_HUB_A"
 				-netdev hubport,id=vqh1,hubid=1
-				-device "virtio-net-pci,netdev=vqh1,mac=$VM_MAC_HUB_B") ;;
+				-device "virtio-net-pci,netdev=vqh1,mac=$VM_MAC_HUB_B,packed=on") ;;
 		user:*:*)
 			hp=${w#user:}
 			gp=${hp#*:}
