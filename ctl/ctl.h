@@ -27,7 +27,8 @@
 
 /*
  * Parse an unsigned decimal integer: digits only, no sign, no spaces, no exponent, no
- * empty string, must fit in 64 bits. Returns 0 or -EINVAL / -ERANGE.
+ * empty string, no leading zero ("0" itself is fine), must fit in 64 bits. Returns 0 or
+ * -EINVAL (not digits) / -EDOM (a leading zero) / -ERANGE (too big).
  */
 int ctl_parse_u64(const char *s, uint64_t *out);
 

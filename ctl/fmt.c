@@ -117,13 +117,14 @@ int ctl_parse_u64(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
 
-	if (!s || !*s)
+	if (!s || !*s || s[strspn(s, "0123456789")])
 		return -EINVAL;
+	/* "010" is 10 here and 8 in C and the shell: one spelling, as vqtuned -i/-l ask */
+	if (s[0] == '0' && s[1])
+		return -EDOM;
 	for (; *s; s++) {
 		unsigned int d;
 
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
 		d = (unsigned int)(*s - '0');
 		if (v > (UINT64_MAX - d) / 10)
 			return -ERANGE;

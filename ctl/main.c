@@ -177,6 +177,9 @@ int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, u
 {
 	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
 
+	if (err == -EDOM)
+		return ctl_usage_error(cmd, "%s: '%s' must be written without a leading zero",
+				       name, arg);
 	if (err != -ERANGE)
 		return ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name,
 				       arg);
@@ -191,6 +194,9 @@ int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int er
 {
 	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
 
+	if (err == -EDOM)
+		return ctl_usage_error(cmd, "%s: '%s' must be written without a leading zero",
+				       name, arg);
 	if (err == -ERANGE) {
 		snprintf(lo, sizeof(lo), "%g", (double)min_ms / CTL_MS_PER_S);
 		snprintf(hi, sizeof(hi), "%g", (double)max_ms / CTL_MS_PER_S);

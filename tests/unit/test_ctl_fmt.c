@@ -24,7 +24,7 @@ static void test_parse_u64_accepts(void **state)
 	assert_int_equal(v, 0);
 	assert_int_equal(ctl_parse_u64("20000", &v), 0);
 	assert_int_equal(v, 20000);
-	assert_int_equal(ctl_parse_u64("007", &v), 0);
+	assert_int_equal(ctl_parse_u64("7", &v), 0);
 	assert_int_equal(v, 7);
 	assert_int_equal(ctl_parse_u64("18446744073709551615", &v), 0);
 	assert_true(v == UINT64_MAX);
@@ -42,6 +42,11 @@ static void test_parse_u64_rejects(void **state)
 		assert_int_equal(v, 42);
 	}
 	assert_int_equal(ctl_parse_u64(NULL, &v), -EINVAL);
+	/* a leading zero (010 is 8 to C and the shell): refused, not read as 10 */
+	assert_int_equal(ctl_parse_u64("007", &v), -EDOM);
+	assert_int_equal(ctl_parse_u64("00", &v), -EDOM);
+	assert_int_equal(ctl_parse_u64("0x10", &v), -EINVAL);
+	assert_int_equal(ctl_parse_u64("099999999999999999999", &v), -EDOM);
 	assert_int_equal(ctl_parse_u64("18446744073709551616", &v), -ERANGE);
 	assert_int_equal(ctl_parse_u64("99999999999999999999", &v), -ERANGE);
 	assert_int_equal(v, 42);
@@ -86,6 +91,8 @@ static void test_parse_seconds(void **state)
 	assert_int_equal(ctl_parse_seconds_ms("1.", 1, 10000, &ms), -EINVAL);
 	assert_int_equal(ctl_parse_seconds_ms(".5", 1, 10000, &ms), -EINVAL);
 	assert_int_equal(ctl_parse_seconds_ms("1.x", 1, 10000, &ms), -EINVAL);
+	/* the whole part has no leading zero either; "0.5" has none */
+	assert_int_equal(ctl_parse_seconds_ms("01.5", 1, 10000, &ms), -EDOM);
 	assert_int_equal(ctl_parse_seconds_ms("-1", 1, 10000, &ms), -EINVAL);
 	assert_int_equal(ctl_parse_seconds_ms("", 1, 10000, &ms), -EINVAL);
 	assert_int_equal(ms, 1);
