@@ -9,6 +9,10 @@
  *                        zerocopy head-of-line stall)
  *   stall                1: the backend worker stops consuming (a stalled consumer)
  *   drop_ppm             the backend drops packets with this probability (per million)
+ *   line_rate_mbit       the backend takes packets off the TX ring at most at this rate
+ *                        (Mbit/s of skb->len; 0, the default: as fast as its CPU allows), as
+ *                        the NIC behind a real backend has a line rate: the ring then fills
+ *                        as a NIC's does, and BQL decides how much of it the driver holds
  * <pair-id> is VQPAIR_A_PAIR_ID of the pair (genl PAIR_GET).
  */
 #include <linux/debugfs.h>
@@ -43,6 +47,7 @@ void vqp_debugfs_add(struct vqp_pair *pair)
 		debugfs_create_u32("zc_hold_us", 0600, d, &q->fault_zc_hold_us);
 		debugfs_create_u32("stall", 0600, d, &q->fault_stall);
 		debugfs_create_u32("drop_ppm", 0600, d, &q->fault_drop_ppm);
+		debugfs_create_u32("line_rate_mbit", 0600, d, &q->line_rate_mbit);
 	}
 }
 

@@ -22,6 +22,11 @@
 /* teardown waits up to 2 s for zerocopy buffers still held downstream */
 #define VQP_ZC_DRAIN_MS		2000
 #define VQP_ZC_DRAIN_STEP_MS	10
+/* line rate: credit an idle line keeps (one 64 KiB GSO packet at ~5 Gbit/s), and the
+ * timer slack of the worker's wait for the line
+ */
+#define VQP_LINE_BURST_NS	(100 * NSEC_PER_USEC)
+#define VQP_LINE_SLACK_NS	(5 * NSEC_PER_USEC)
 
 /* ---- front xmit ------------------------------------------------------------------------ */
 
@@ -194,19 +199,49 @@ static void vqp_backend_one(struct vqp_queue *q, struct net_device *back, struct
 	vqp_deliver_copy(q, back, skb);
 }
 
-/* one worker run: at most backend-weight packets, as vhost_net's VHOST_NET_PKT_WEIGHT */
-static void vqp_worker_run(struct vqp_queue *q)
+/*
+ * Line rate (debugfs line_rate_mbit): true when the line is free to take @len bytes now, and
+ * then books its serialisation time (len * 8 / rate). A line idle longer than
+ * VQP_LINE_BURST_NS banks no credit beyond that, so a sender sees the rate, not bursts of
+ * the CPU's speed; a worker woken late by its timer catches up within it.
+ */
+static bool vqp_line_take(struct vqp_queue *q, u32 rate, u32 len, u64 now)
+{
+	u64 t = q->line_free_ns;
+
+	if (t > now)
+		return false;
+	if (t + VQP_LINE_BURST_NS < now)
+		t = now - VQP_LINE_BURST_NS;
+	/* bits / (Mbit/s) = us: len * 8 * 1000 / rate ns */
+	q->line_free_ns = t + div_u64((u64)len * 8000, rate);
+	return true;
+}
+
+/*
+ * One worker run: at most backend-weight packets, as vhost_net's VHOST_NET_PKT_WEIGHT, and
+ * with a line rate only those the line takes now. True when it stopped for the line: the
+ * worker then waits for q->line_free_ns.
+ */
+static bool vqp_worker_run(struct vqp_queue *q)
 {
 	u32 weight = vqp_knob(q, VQPAIR_KNOB_BACKEND_WEIGHT);
+	u32 rate = READ_ONCE(q->line_rate_mbit);
 	struct net_device *back;
 	struct sk_buff *skb;
+	bool paced = false;
 	u32 n = 0;
 
 	vqp_stat_add(q, VQPAIR_QSTAT_WORKER_RUNS, 1);
 	local_bh_disable();
 	rcu_read_lock();
 	back = rcu_dereference(q->pair->back);
-	while (n < weight && (skb = __ptr_ring_consume(&q->txr))) {
+	while (n < weight && (skb = __ptr_ring_peek(&q->txr))) {
+		if (rate && !vqp_line_take(q, rate, skb->len, ktime_get_ns())) {
+			paced = true;
+			break;
+		}
+		__ptr_ring_discard_one(&q->txr);
 		vqp_backend_one(q, back, skb);
 		n++;
 	}
@@ -214,6 +249,21 @@ static void vqp_worker_run(struct vqp_queue *q)
 	if (__ptr_ring_empty(&q->txr))
 		vqp_irq_idle(&q->tx_irq);
 	local_bh_enable();
+	return paced;
+}
+
+/*
+ * Wait until the line has sent what it took. kthread_stop() ends the wait early; a kick does
+ * not (notify is clear while the worker runs): the line, not the ring, is the limit.
+ */
+static void vqp_line_wait(struct vqp_queue *q)
+{
+	ktime_t until = ns_to_ktime(q->line_free_ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!kthread_should_stop())
+		schedule_hrtimeout_range(&until, VQP_LINE_SLACK_NS, HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
 }
 
 /* vhost busyloop: poll the ring up to busyloop-us before sleeping; true when work came */
@@ -263,7 +313,8 @@ static int vqp_worker(void *arg)
 			vqp_worker_sleep(q, stall);
 			continue;
 		}
-		vqp_worker_run(q);
+		if (vqp_worker_run(q))
+			vqp_line_wait(q);
 		cond_resched();
 	}
 	return 0;
