@@ -31,7 +31,10 @@
 # cost of vqtuned's sampling alone), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
 # CPU F, backend worker and servers on CPU B, both CPUs of the guest; none: unpinned),
 # VQ_BENCH_TRACE (1: bulkrr's cells also give BQL's limit and inflight, median/max over the
-# measured window; 0, default: not), VQ_VM_TIMEOUT (30..86400 s as tests/vm/run.sh takes
+# measured window; 0, default: not), VQ_BENCH_QDISC (the pairs' qdisc: pfifo_fast, default,
+# the kernel's own; fq_codel, as systemd sets net.core.default_qdisc on Debian),
+# VQ_BENCH_LINE_MBIT (the backend's line rate, vqpair debugfs line_rate_mbit, 0..100000
+# Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_VM_TIMEOUT (30..86400 s as tests/vm/run.sh takes
 # it, default 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -51,6 +54,9 @@ BENCH_TICK_MIN_MS=10
 BENCH_TICK_MAX_MS=60000
 # decisions shown per run: more than a run's worth is noise in the log
 BENCH_EVENTS_MAX=1000
+# the backend's line rate (vqpair debugfs line_rate_mbit is a u32 of Mbit/s): 100 Gbit/s is
+# far past what TCG moves
+BENCH_LINE_MAX_MBIT=100000
 # tests/vm/run.sh's VQ_VM_TIMEOUT range (0 would be timeout(1)'s "no limit")
 VM_TIMEOUT_MIN_S=30
 VM_TIMEOUT_MAX_S=86400
@@ -115,12 +121,14 @@ need_uint VQ_BENCH_RUNS 1 $BENCH_RUNS_MAX "runs per cell"
 need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
 need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
 need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
+need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
 need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
 need_words VQ_BENCH_SCENS "$(case_labels measure)"
 need_words VQ_BENCH_GRID "$(case_labels apply_set)"
 for v in VQ_BENCH_B_FRESH VQ_BENCH_NOISE VQ_BENCH_TRACE; do
 	[ -n "${!v:-}" ] && one_of "$v" "${!v}" "0 1"
 done
+[ -n "${VQ_BENCH_QDISC:-}" ] && one_of VQ_BENCH_QDISC "$VQ_BENCH_QDISC" "pfifo_fast fq_codel"
 [ -n "${VQ_BENCH_POLICY:-}" ] && one_of VQ_BENCH_POLICY "$VQ_BENCH_POLICY" \
 	"$(cd policies && printf '%s\n' *.json | sed 's/\.json$//' | paste -sd' ')"
 # both CPUs F and B among the guest's vCPUs (taskset -c in the guest)
@@ -139,7 +147,7 @@ fi
 words=""
 for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
 	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
-	 VQ_BENCH_PIN VQ_BENCH_TRACE; do
+	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT; do
 	val=${!v:-}
 	[ -n "$val" ] || continue
 	# a kernel command-line word has no spaces: lists travel comma-separated

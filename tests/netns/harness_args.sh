@@ -17,7 +17,7 @@ POLICIES=$(cd "$ROOT/policies" && printf '%s\n' *.json | sed 's/\.json$//' | pas
 RUN_USAGE="usage: tests/vm/run.sh [--bench] [--check] [KERNEL_TAG...]; options: --bench --check"
 RUN_USAGE+=" -h --help; kernel tags: $TAGS"
 # the grid entries bench_scen.sh's apply_set() knows
-GRID="default bql16k bql64k bql256k busy50 coal ring1024 zcp16 copy bw32 nw16 bqlbw"
+GRID="default bql16k bql64k bql256k busy50 coal ring1024 zcp16 copy bw32 nw16 bqlbw gso16k"
 # the guest has two vCPUs (VM_QEMU_SMP)
 PIN_MSG="vm_scenarios: VQ_BENCH_PIN must be F:B with CPUs F and B in 0..1 (the guest's vCPUs),"
 PIN_MSG+=" or none"
@@ -125,8 +125,14 @@ check "vm_scenarios VQ_VM_TIMEOUT=0" \
 	"2 vm_scenarios: VQ_VM_TIMEOUT must be a whole number in 30..86400 (seconds), not '0'\
  files=0" \
 	"$(scen VQ_VM_TIMEOUT=0)"
+check "vm_scenarios VQ_BENCH_QDISC=fq" \
+	"2 vm_scenarios: VQ_BENCH_QDISC must be one of pfifo_fast fq_codel, not 'fq' files=0" \
+	"$(scen VQ_BENCH_QDISC=fq)"
+check "vm_scenarios VQ_BENCH_LINE_MBIT=100001" "2 vm_scenarios: VQ_BENCH_LINE_MBIT must be a\
+ whole number in 0..100000 (Mbit/s, 0: no line rate), not '100001' files=0" \
+	"$(scen VQ_BENCH_LINE_MBIT=100001)"
 check "vm_scenarios --check takes good settings" "0  files=0" \
-	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16 \
+	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \
-		VQ_VM_TIMEOUT=5400 -- --check 6.12)"
+		VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_VM_TIMEOUT=5400 -- --check 6.12)"
 vq_done

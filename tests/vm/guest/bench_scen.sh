@@ -30,7 +30,9 @@
 # VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE,
 # VQ_BENCH_POLICY (the policy of (c), a name in /policies, default balanced; observe
 # measures what vqtuned's sampling alone costs), VQ_BENCH_PIN (CPU placement, below),
-# VQ_BENCH_TRACE (1: each bulkrr cell also gets the queue's state, see trace_start()).
+# VQ_BENCH_TRACE (1: each bulkrr cell also gets the queue's state, see trace_start()),
+# VQ_BENCH_QDISC (the pairs' qdisc, pfifo_fast or fq_codel, below), VQ_BENCH_LINE_MBIT (the
+# backend's line rate, below).
 . /tests/lib.sh
 
 DUR=${VQ_BENCH_S:-4}
@@ -44,7 +46,8 @@ WARM_S=${VQ_BENCH_WARMUP_S:-25}
 TICK_MS=${VQ_BENCH_TICK_MS:-1000}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
-# the default grid; apply_set() also knows bw32, nw16, bql64k and bql256k, for VQ_BENCH_GRID
+# the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k and gso16k, for
+# VQ_BENCH_GRID
 GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
 B_FRESH=${VQ_BENCH_B_FRESH:-1}
@@ -82,6 +85,16 @@ else
 	PIN_B=${PIN##*:}
 	ON_F="taskset -c ${PIN%%:*}" ON_B="taskset -c $PIN_B"
 fi
+# the qdisc every pair's devices get (net.core.default_qdisc, set before the first pair):
+# pfifo_fast, the kernel's own default and this initramfs's, which has no systemd (one
+# FIFO: a request waits behind every bulk packet the qdisc holds, whatever the driver's
+# queue limit); or fq_codel, as systemd's sysctl.d/50-default.conf sets it on Debian guests
+# and hosts (flow queues: a request passes the bulk backlog, and waits only behind what
+# BQL let into the driver)
+QDISC=${VQ_BENCH_QDISC:-pfifo_fast}
+# the backend's line rate, Mbit/s (vqpair debugfs line_rate_mbit; 0: none, the worker drains
+# as fast as its CPU allows)
+LINE_MBIT=${VQ_BENCH_LINE_MBIT:-0}
 # 1: sample the front queue's state during each measured window (trace_start())
 TRACE=${VQ_BENCH_TRACE:-0}
 # the sampler's period
@@ -99,6 +112,8 @@ TRACE_PID=""
 bench_pair_up() {
 	local c
 	pair_up 1
+	[ "$LINE_MBIT" = 0 ] || dbg 0 line_rate_mbit "$LINE_MBIT" ||
+		fail "cannot set the backend's line rate"
 	[ -n "$PIN_B" ] || return 0
 	for c in /proc/[0-9]*/comm; do
 		case $(cat "$c" 2>/dev/null) in
@@ -149,6 +164,9 @@ apply_set() {
 	bw32)	set_knob backend-weight 32 ;;			# backend: 32 packets a turn
 	nw16)	set_knob napi-weight 16 ;;			# front NAPI: 16 a poll
 	bqlbw)	bql 0 limit_max 16384; set_knob backend-weight 32 ;;
+	# BQL 16 KiB and GSO packets of at most 16 KiB: at a slow line a request waits behind
+	# the whole GSO packet the line is sending (64 KiB at 200 Mbit/s: 2.6 ms)
+	gso16k)	bql 0 limit_max 16384; ina /sbin/ip link set $FRONT gso_max_size 16384 ;;
 	*)	echo "unknown grid setting $1"; return 1 ;;
 	esac
 }
@@ -451,8 +469,11 @@ winner() {
 notes() { sed '/^bench-/!s/^/bench-note: /'; }
 mkdir -p /tmp/bs
 : > /tmp/bs/cells
+echo "$QDISC" > /proc/sys/net/core/default_qdisc ||
+	fail "net.core.default_qdisc: this kernel refuses '$QDISC'"
 echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS measure ${DUR}s" \
-	"warm-up ${WARM_S}s tick ${TICK_MS}ms zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN"
+	"warm-up ${WARM_S}s tick ${TICK_MS}ms zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
+	"qdisc $(cat /proc/sys/net/core/default_qdisc) line ${LINE_MBIT}Mbit/s"
 t0=$(cut -d. -f1 /proc/uptime)
 for s in $SCENS; do
 	ts=$(cut -d. -f1 /proc/uptime)
