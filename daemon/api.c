@@ -181,7 +181,7 @@ static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struc
 	case R_PAUSE:		rep->status = view_pause(dev, 1, out); break;
 	case R_RESUME:		rep->status = view_pause(dev, 0, out); break;
 	case R_POLICY_GET:	rep->status = view_policy_get(out); break;
-	case R_POLICY_PUT:	rep->status = view_policy_put(b, out); break;
+	case R_POLICY_PUT:	rep->status = view_policy_put(b, r->body, r->len, out); break;
 	case R_EVENTS:
 		rep->status = api_args_events(c, &since, &limit, out);
 		if (!rep->status)

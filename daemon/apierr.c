@@ -38,6 +38,15 @@ json_t *apierr_reason(json_t *err, const char *reason)
 	return err;
 }
 
+json_t *apierr_place(json_t *err, int line, int column)
+{
+	json_t *e = json_object_get(err, "error");
+
+	json_object_set_new(e, "line", json_integer(line));
+	json_object_set_new(e, "column", json_integer(column));
+	return err;
+}
+
 /*
  * Line and column (1-based, characters as jansson counts them) of the first "\u0000" escape
  * in @text: the one jansson stopped at, since it stops at the first error. jansson itself

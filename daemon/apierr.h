@@ -15,6 +15,12 @@ json_t *apierr_new(const char *code, const char *field, const char *fmt, ...)
  * @err (no memory) stays NULL.
  */
 json_t *apierr_reason(json_t *err, const char *reason);
+/*
+ * Adds "line":@line and "column":@column (1-based, characters as jansson counts them) to
+ * @err, an apierr_new() object about a value of the request body: where it is. Returns @err;
+ * a NULL @err stays NULL.
+ */
+json_t *apierr_place(json_t *err, int line, int column);
 
 /*
  * The 400 invalid_json reply for the @len bytes of @text that json_loadb() could not parse

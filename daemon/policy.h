@@ -90,10 +90,13 @@ int policy_validate_put(json_t *obj, const char *text, size_t len, const struct 
 			struct policy *out, struct policy_errors *errs);
 
 /*
- * validate an API body (a PUT replacing policy_get(): policy_validate_put()). 0, or an HTTP
- * status with *err an apierr object.
+ * validate an API body (a PUT replacing policy_get(): policy_validate_put()). @text/@len:
+ * the body @obj was parsed from (NULL: none), so the error reported is the first in text
+ * order, as vqtuned -C and SIGHUP report a file's, with "line" and "column" members
+ * (1-based, characters as jansson counts them). 0, or the HTTP status of that error with
+ * *err an apierr object.
  */
-int policy_parse(json_t *obj, struct policy *out, json_t **err);
+int policy_parse(json_t *obj, const char *text, size_t len, struct policy *out, json_t **err);
 
 /*
  * Validate the file at @path without installing it (every mode accepted). Errors go to @f,

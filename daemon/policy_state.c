@@ -37,24 +37,6 @@ void policy_defaults(struct policy *p)
 	law_policy_defaults(&p->law);
 }
 
-int policy_parse(json_t *obj, struct policy *out, json_t **err)
-{
-	static struct policy_errors errs;	/* 8 KB: not on the stack of a request */
-	const struct policy_error *e;
-	int st;
-
-	st = policy_validate_put(obj, NULL, 0, policy_get(), out, &errs);
-	if (!st)
-		return 0;
-	e = &errs.e[0];
-	if (errs.n > 1)
-		*err = apierr_new(e->code, e->field, "%s%s%s (and %u more error%s)", e->field,
-				  e->field[0] ? ": " : "", e->msg, errs.n - 1, errs.n > 2 ? "s" : "");
-	else
-		*err = apierr_new(e->code, e->field[0] ? e->field : NULL, "%s%s%s", e->field,
-				  e->field[0] ? ": " : "", e->msg);
-	return st;
-}
 
 /*
  * Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big,
@@ -121,6 +103,32 @@ static int by_position(const void *a, const void *b)
 	if (x->column != y->column)
 		return x->column - y->column;
 	return x < y ? -1 : x > y;	/* keep the order found (stable) */
+}
+
+int policy_parse(json_t *obj, const char *text, size_t len, struct policy *out, json_t **err)
+{
+	static struct policy_errors errs;	/* 8 KB: not on the stack of a request */
+	const struct policy_error *e;
+	unsigned int n;
+	int st;
+
+	st = policy_validate_put(obj, text, len, policy_get(), out, &errs);
+	if (!st)
+		return 0;
+	/* the first in text order, sorted as report() sorts a file's */
+	n = errs.n < POLICY_ERRORS_MAX ? errs.n : POLICY_ERRORS_MAX;
+	if (text)
+		qsort(errs.e, n, sizeof(errs.e[0]), by_position);
+	e = &errs.e[0];
+	if (errs.n > 1)
+		*err = apierr_new(e->code, e->field, "%s%s%s (and %u more error%s)", e->field,
+				  e->field[0] ? ": " : "", e->msg, errs.n - 1, errs.n > 2 ? "s" : "");
+	else
+		*err = apierr_new(e->code, e->field[0] ? e->field : NULL, "%s%s%s", e->field,
+				  e->field[0] ? ": " : "", e->msg);
+	if (*err && e->line)
+		apierr_place(*err, e->line, e->column);
+	return e->status;
 }
 
 /* One "PATH:LINE:COLUMN: FIELD: MESSAGE" line per error, in text order, to @f or the log. */

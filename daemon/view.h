@@ -31,7 +31,8 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 int view_knob_release(const char *dev, const char *knob, const char *queue, json_t **out);
 int view_pause(const char *dev, int pause, json_t **out);
 int view_policy_get(json_t **out);
-int view_policy_put(json_t *body, json_t **out);
+/* @text/@len: the request body @body was parsed from, for the error's place (policy_parse()) */
+int view_policy_put(json_t *body, const char *text, size_t len, json_t **out);
 int view_events(uint64_t since, unsigned int limit, json_t **out);
 int view_restore(json_t **out);
 /* Prometheus text; *text is malloc'ed (caller frees). Returns 200 or 500. */

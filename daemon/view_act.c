@@ -330,10 +330,10 @@ int view_policy_get(json_t **out)
 	return 200;
 }
 
-int view_policy_put(json_t *body, json_t **out)
+int view_policy_put(json_t *body, const char *text, size_t len, json_t **out)
 {
 	struct policy p;
-	int st = policy_parse(body, &p, out);
+	int st = policy_parse(body, text, len, &p, out);
 
 	if (st)
 		return st;

@@ -93,6 +93,25 @@ check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
 
+# ---- two errors, the range one first in the text and the unknown field first in the
+# schema: PUT, policy load and --check-policy all give the first in text order, and the PUT
+# reply says where it is (line, column)
+printf '{\n "guard": {\n  "hold_ticks": -1,\n  "x": 1\n }\n}\n' >"$VQ_TMP/two.json"
+code=$(curl -s -o "$VQ_TMP/two.out" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X PUT \
+	-H 'Content-Type: application/json' --data-binary "@$VQ_TMP/two.json" http://localhost/v1/policy)
+check "PUT two errors: the first in text order's status" 422 "$code"
+check "... its field, line and column" "guard.hold_ticks|3|17" \
+	"$(vq_json 'd["error"]["field"] + "|" + str(d["error"]["line"]) + "|" + str(d["error"]["column"])' \
+	<"$VQ_TMP/two.out")"
+first=$("$VQTUNED" --check-policy "$VQ_TMP/two.json" 2>&1 | head -1)
+check "... --check-policy's first line names the same" "$VQ_TMP/two.json:3:17: guard.hold_ticks: " \
+	"${first%%: -1*}: "
+vq_ctl policy load "$VQ_TMP/two.json" >/dev/null 2>"$VQ_TMP/err"
+check "... policy load: exit code" 1 $?
+check_true "... policy load names guard.hold_ticks first ($(cat "$VQ_TMP/err"))" \
+	grep -qF "vqtunectl: guard.hold_ticks: " "$VQ_TMP/err"
+check "... policy unchanged" "$before" "$(snap)"
+
 # ---- a number too big for the JSON parser is named by its field, in both programs
 printf '{\n "name": "huge",\n "guard": {\n  "hold_ticks": 99999999999999999999999\n }\n}\n' \
 	>"$VQ_TMP/huge.json"

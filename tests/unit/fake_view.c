@@ -102,8 +102,9 @@ int view_policy_get(json_t **out)
 	return 200;
 }
 
-int view_policy_put(json_t *body, json_t **out)
+int view_policy_put(json_t *body, const char *text, size_t len, json_t **out)
 {
+	(void)text, (void)len;
 	char *s = json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS);
 
 	record("policy_put", NULL, NULL);

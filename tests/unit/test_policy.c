@@ -329,15 +329,15 @@ static void test_modes(void **state)
 
 	assert_int_equal(validate(t, &p), 0);
 	assert_string_equal(p.mode, "advise");
-	assert_int_equal(policy_parse(obj, &p, &err), 0);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 0);
 	assert_string_equal(p.mode, "active");
 	json_decref(obj);
 	obj = json_pack("{s:s, s:{s:i}}", "mode", "active", "objective", "throughput_floor_pct", 90);
-	assert_int_equal(policy_parse(obj, &p, &err), 0);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 0);
 	assert_int_equal(p.throughput_floor_pct, 90);
 	json_decref(obj);
 	obj = json_pack("{s:s}", "mode", "fast");
-	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 400);
 	e = json_object_get(err, "error");
 	assert_string_equal(json_string_value(json_object_get(e, "field")), "mode");
 	json_decref(err);
@@ -351,7 +351,7 @@ static void test_api_errors(void **state)
 	json_t *obj = json_loads("{\"guard\": {\"hold_ticks\": -1, \"x\": 1}}", 0, NULL);
 	json_t *err = NULL, *e;
 
-	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 400);
 	e = json_object_get(err, "error");
 	assert_string_equal(json_string_value(json_object_get(e, "field")), "guard.x");
 	assert_string_equal(json_string_value(json_object_get(e, "message")),
@@ -362,15 +362,46 @@ static void test_api_errors(void **state)
 	json_decref(obj);
 	/* a key with an escape sequence is shown without its control character */
 	obj = json_loads("{\"a\\u001b[31m\": 1}", 0, NULL);
-	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 400);
 	e = json_object_get(err, "error");
 	assert_string_equal(json_string_value(json_object_get(e, "field")), "a?[31m");
 	json_decref(err);
 	json_decref(obj);
 	obj = json_integer(3);
-	assert_int_equal(policy_parse(obj, &p, &err), 400);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 400);
 	json_decref(obj);
 	json_decref(err);
+}
+
+/*
+ * With the body's text, the error given is the first in text order, as vqtuned -C gives a
+ * file's, with its line and column, and the status is that error's: hold_ticks (422, line
+ * 2) comes before the unknown x (400, line 3), which the schema's order finds first.
+ */
+static void test_api_errors_text_order(void **state)
+{
+	const char *t = "{\"guard\": {\n  \"hold_ticks\": -1,\n    \"x\": 1}}";
+	struct policy p;
+	json_t *obj = json_loads(t, 0, NULL), *err = NULL, *e;
+
+	(void)state;
+	assert_int_equal(policy_parse(obj, t, strlen(t), &p, &err), 422);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "guard.hold_ticks");
+	assert_non_null(strstr(json_string_value(json_object_get(e, "message")),
+			       "guard.hold_ticks: "));
+	assert_non_null(strstr(json_string_value(json_object_get(e, "message")),
+			       " (and 1 more error)"));
+	assert_int_equal(json_integer_value(json_object_get(e, "line")), 2);
+	assert_int_equal(json_integer_value(json_object_get(e, "column")), 17);
+	json_decref(err);
+	/* without the text: schema order, no place */
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 400);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), "guard.x");
+	assert_null(json_object_get(e, "line"));
+	json_decref(err);
+	json_decref(obj);
 }
 
 /* a bad file changes nothing; a good one replaces the policy whole */
@@ -590,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_select_globs),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_api_errors),
+		cmocka_unit_test(test_api_errors_text_order),
 		cmocka_unit_test(test_load_atomic),
 		cmocka_unit_test(test_load_why_logged),
 		cmocka_unit_test(test_check_file),

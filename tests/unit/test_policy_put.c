@@ -75,7 +75,7 @@ static void test_put_blames_changed_bound(void **state)
 	policy_set(&prev);
 	obj = json_pack("{s:{s:{s:{s:i, s:i}}}}", "controllers", "polling", "rx_usecs",
 			"min_us", 999, "max_us", 500);
-	assert_int_equal(policy_parse(obj, &p, &err), 422);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 422);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(err, "error"),
 							       "message")),
 			    "controllers.polling.rx_usecs.min_us: 999 is above max_us 500");
