@@ -65,20 +65,30 @@ static int parse_u64(char *buf, ssize_t n, uint64_t *v)
 	return 0;
 }
 
-int sfs_read_u64(const char *path, uint64_t *v)
+/* One read of the attribute at @path into @buf (@size bytes, NUL-terminated): n or -errno. */
+static ssize_t read_attr(const char *path, char *buf, size_t size)
 {
-	char buf[SFS_VALUE_MAX];
 	ssize_t n;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = read(fd, buf, size - 1);
 	if (n < 0)
-		return -errno;
-	return parse_u64(buf, n, v);
+		n = -errno;
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+int sfs_read_u64(const char *path, uint64_t *v)
+{
+	char buf[SFS_VALUE_MAX];
+	ssize_t n = read_attr(path, buf, sizeof(buf));
+
+	return n < 0 ? (int)n : parse_u64(buf, n, v);
 }
 
 /* features_show() prints VIRTIO_FEATURES_MAX bits (128 since 6.17, 64 before) and "\n" */
@@ -89,19 +99,13 @@ int sfs_virtio_feature(const char *root, const char *ifname, unsigned int bit)
 	char path[512], buf[SFS_VIRTIO_FEATURES_MAX + 2];
 	size_t len;
 	ssize_t n;
-	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/class/net/%s/device/features", root, ifname) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = read_attr(path, buf, sizeof(buf));
 	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
+		return (int)n;
 	/* "0110...\n": anything else is not this attribute */
 	len = strspn(buf, "01");
 	if (buf[len] && strcmp(buf + len, "\n"))

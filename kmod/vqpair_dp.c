@@ -22,8 +22,9 @@
 /* teardown waits up to 2 s for zerocopy buffers still held downstream */
 #define VQP_ZC_DRAIN_MS		2000
 #define VQP_ZC_DRAIN_STEP_MS	10
-/* line rate: credit an idle line keeps (one 64 KiB GSO packet at ~5 Gbit/s), and the
- * timer slack of the worker's wait for the line
+/*
+ * line rate: credit an idle line keeps (one 64 KiB GSO packet at ~5 Gbit/s), and the timer
+ * slack of the worker's wait for the line
  */
 #define VQP_LINE_BURST_NS	(100 * NSEC_PER_USEC)
 #define VQP_LINE_SLACK_NS	(5 * NSEC_PER_USEC)
