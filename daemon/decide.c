@@ -402,10 +402,43 @@ static bool fit_step(struct ctl_unit *u, struct law_step *s)
 	return false;
 }
 
+/*
+ * @pol with each present knob's bounds narrowed to its range on this device (knob_inst
+ * min/max: a virtio_net ring's ethtool maximum, say), so a law never proposes a value the
+ * device refuses: a ring at its driver's maximum of 256 is "at its bound", not a step to
+ * 512. A policy range wholly outside the device's pins the knob at the device's end nearest
+ * to it.
+ */
+static void unit_bounds(const struct ctl_unit *u, const struct law_policy *pol,
+			struct law_policy *out)
+{
+	int k;
+
+	*out = *pol;
+	for (k = 0; k < LK_NUM; k++) {
+		struct law_bounds *b = &out->bounds[k];
+		int64_t lo, hi;
+
+		if (!u->has[k] || u->ki[k].max > INT64_MAX)
+			continue;
+		lo = (int64_t)u->ki[k].min;
+		hi = (int64_t)u->ki[k].max;
+		if (b->min > hi) {
+			b->min = b->max = hi;
+		} else if (b->max < lo) {
+			b->min = b->max = lo;
+		} else {
+			b->min = b->min > lo ? b->min : lo;
+			b->max = b->max < hi ? b->max : hi;
+		}
+	}
+}
+
 static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum policy_ctl law,
 		    const struct policy *p, bool active)
 {
-	const struct law_policy *pol = &p->law;
+	struct law_policy lp;
+	const struct law_policy *pol = &lp;
 	struct law_step want, done[LK_NUM], held;
 	uint32_t pinned = 0, present = 0;
 	json_t *sigj = NULL;
@@ -422,6 +455,7 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 	}
 	if (!present)
 		return;
+	unit_bounds(u, &p->law, &lp);
 	if (u->sig.valid) {
 		laws[law](&u->st, &u->sig, pol, &want);
 	} else {

@@ -315,6 +315,38 @@ static void test_ring_pow2(void **state)
 	assert_int_equal(events[i].new_, 256);
 }
 
+/*
+ * A knob's range on the device bounds the law as the policy does: a virtio_net TX ring at
+ * its ethtool maximum of 256 that stops the queue first is at its bound, so no step to 512
+ * is proposed (held or written), while the policy allows up to 4096.
+ */
+static void test_ring_at_driver_max(void **state)
+{
+	struct device *d = mkdev();
+	struct policy p;
+	unsigned int i;
+
+	(void)state;
+	snprintf(d->driver, sizeof(d->driver), "virtio_net");
+	d->rings_err = 0;
+	d->rings = (struct eth_rings){ .rx = 256, .rx_max = 256, .tx = 256, .tx_max = 256,
+				       .present = 0xf };
+	policy_defaults(&p);
+	snprintf(p.mode, sizeof(p.mode), "active");
+	p.law.allow_disruptive = true;
+	assert_true(p.law.bounds[LK_TX_RING_SIZE].max > 256);
+	policy_set(&p);
+	for (i = 0; i < 40; i++) {
+		feed(d, i < 3 ? RATE : RATE / 2, i < 3 ? 0 : 1000, i < 3 ? 0 : 30000, true);
+		decide_tick();
+	}
+	assert_int_equal(d->rings.tx, 256);
+	for (i = 0; i < n_writes; i++)
+		assert_int_not_equal(writes[i].k, K_TX_RING_SIZE);
+	for (i = 0; i < n_events; i++)
+		assert_false(events[i].new_ > 256 && strstr(events[i].reason, "ring"));
+}
+
 /* advise: the same step is advised, never written, and journalled once while it repeats */
 static void test_advise(void **state)
 {
@@ -518,6 +550,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_active_converges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_pow2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ring_at_driver_max, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_advise, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pinned_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_control, setup, teardown),
