@@ -259,6 +259,39 @@ static uint64_t chan_min(const struct device *d, enum knob_id k)
 	return (k == K_RX_CHANNELS || k == K_TX_CHANNELS) && combined ? 0 : knob_table[k].min;
 }
 
+/*
+ * vqpair (rtnl kind "vqpair") answers ethtool -g and -C from knobs of its own table
+ * (include/vqpair.h), narrower than the generic ranges: tx-ring-size 16..4096, tx-/rx-usecs
+ * 0..10000, tx-/rx-frames 1..1024; and its RX ring is fixed at its size, 256
+ * (vqp_set_ringparam()). @ki gets that range, so a value outside is refused before the
+ * kernel, with the range in the words, not with the module's bare "out of range".
+ */
+static void vqp_eth_range(const struct device *d, struct knob_inst *ki)
+{
+	static const struct {
+		enum knob_id k;
+		uint64_t min, max;
+	} r[] = {
+		{ K_TX_RING_SIZE, VQP_MIN_TX_RING_SIZE, VQP_MAX_TX_RING_SIZE },
+		{ K_TX_USECS, VQP_MIN_TX_USECS, VQP_MAX_TX_USECS },
+		{ K_TX_FRAMES, VQP_MIN_TX_FRAMES, VQP_MAX_TX_FRAMES },
+		{ K_RX_USECS, VQP_MIN_RX_USECS, VQP_MAX_RX_USECS },
+		{ K_RX_FRAMES, VQP_MIN_RX_FRAMES, VQP_MAX_RX_FRAMES },
+	};
+	size_t i;
+
+	if (strcmp(d->kind, VQPAIR_LINK_KIND))
+		return;
+	if (ki->k == K_RX_RING_SIZE)
+		ki->min = ki->max;
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (r[i].k == ki->k) {
+			ki->min = r[i].min;
+			ki->max = r[i].max;
+		}
+	}
+}
+
 /* The driver's constraint on @k (knob.h enum knob_rule says where each comes from). */
 static enum knob_rule ring_rule(const struct device *d, enum knob_id k)
 {
@@ -343,6 +376,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 				out[0].max = emax;
 			out[0].min = chan_min(d, k);
 			out[0].rule = ring_rule(d, k);
+			vqp_eth_range(d, &out[0]);
 		}
 		n = 1;
 	}

@@ -219,6 +219,51 @@ static void test_virtio_ring_pow2(void **state)
 }
 
 /*
+ * vqpair answers ethtool -g/-C from its own knob table (include/vqpair.h): the ranges there
+ * bound the ethtool knobs too, and its fixed RX ring of 256 takes only 256, so each value
+ * outside is refused here with the range, not by the module's bare "out of range".
+ */
+static void test_vqpair_eth_ranges(void **state)
+{
+	struct device *d = mkdev();
+	struct knob_inst ki;
+	char err[128];
+
+	(void)state;
+	snprintf(d->kind, sizeof(d->kind), "vqpair");
+	snprintf(d->driver, sizeof(d->driver), "vqpair");
+	d->rings_err = 0;
+	d->rings = (struct eth_rings){ .rx = 256, .rx_max = 256, .tx = 256, .tx_max = 4096,
+				       .present = 0xf };
+	d->co_err = 0;
+	d->co.present = 1u << ETH_CO_TX_USECS | 1u << ETH_CO_TX_FRAMES;
+	assert_int_equal(knob_find(d, K_TX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.min, 16);
+	assert_int_equal(ki.max, 4096);
+	assert_int_equal(ki.rule, KR_NONE);
+	assert_int_equal(knob_check(&ki, 5, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 5 is below the minimum 16 of tx-ring-size");
+	assert_int_equal(knob_check(&ki, 100, err, sizeof(err)), 0);
+	assert_int_equal(knob_find(d, K_RX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.min, 256);
+	assert_int_equal(ki.max, 256);
+	assert_int_equal(knob_check(&ki, 100, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "value: 100 is below the minimum 256 of rx-ring-size");
+	assert_int_equal(knob_find(d, K_TX_USECS, "", &ki), 0);
+	assert_int_equal(ki.max, 10000);
+	assert_int_equal(knob_find(d, K_TX_FRAMES, "", &ki), 0);
+	assert_int_equal(ki.min, 1);
+	assert_int_equal(ki.max, 1024);
+	/* another driver keeps the generic ranges */
+	snprintf(d->kind, sizeof(d->kind), "veth");
+	assert_int_equal(knob_find(d, K_TX_RING_SIZE, "", &ki), 0);
+	assert_int_equal(ki.min, 1);
+	assert_int_equal(knob_find(d, K_TX_USECS, "", &ki), 0);
+	assert_true(ki.max > 10000);
+	dev_del(d);
+}
+
+/*
  * rx-/tx-channels 0 is refused before the kernel sees it: ethnl_set_channels() refuses a
  * request that leaves no RX (TX) channel, so on a device without combined channels (veth)
  * the least count is 1. With combined channels left (a NIC with both kinds) 0 stays valid.
@@ -430,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_napi_netlink_wins_over_sysfs),
 		cmocka_unit_test(test_ethtool_knobs),
 		cmocka_unit_test(test_virtio_ring_pow2),
+		cmocka_unit_test(test_vqpair_eth_ranges),
 		cmocka_unit_test(test_channels_min),
 		cmocka_unit_test(test_readback_updates_model),
 		cmocka_unit_test(test_write_error_names_knob_not_path),
