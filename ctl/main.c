@@ -35,7 +35,7 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "pause", cmd_pause, "DEV", "stop controllers acting on a device" },
 	{ "resume", cmd_resume, "DEV", "let controllers act on a device again" },
 	{ "policy", cmd_policy, "show | load FILE | set KEY VALUE", "show or change the policy" },
-	{ "events", cmd_events, "[--since ID] [--follow]", "list the knob change journal" },
+	{ "events", cmd_events, "[--since ID] [-f|--follow]", "list the knob change journal" },
 	{ "restore", cmd_restore, "", "restore every knob vqtune changed to its original value" },
 	{ "watch", cmd_watch, "[DEV] [--interval SEC] [--count N]",
 	  "live view of all devices, or of one device's queues" },

@@ -219,7 +219,7 @@ static void ctl_events_batch(json_t *r, json_int_t *last, bool follow)
 int cmd_events(struct ctl_conn *c, int argc, char **argv)
 {
 	uint64_t since = 0;
-	bool follow = false, waiting = false, since_seen = false;
+	bool follow = false, waiting = false, since_seen = false, answered = false;
 	json_int_t next;
 	int i, ret;
 
@@ -252,10 +252,16 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 				(long long)next);
 			waiting = false;
 		}
-		if (!ret)
+		if (!ret) {
 			ctl_events_batch(r, &next, follow);
+			answered = true;
+		}
 		json_decref(r);
-		if (follow && ret == VQ_EXIT_CONNECT) {
+		/*
+		 * waits only for a daemon that answered once: an address that never did is
+		 * most likely mistyped, and exit 3 says so at once (vqtunectl(8))
+		 */
+		if (follow && ret == VQ_EXIT_CONNECT && answered) {
 			/* event ids keep increasing across restarts: resume after the last one */
 			if (!waiting)
 				fprintf(stderr, CTL_PROG ": waiting for the daemon to come back\n");

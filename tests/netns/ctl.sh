@@ -158,6 +158,11 @@ opt_case "watch --count beyond 64 bits" \
 	"--count: '$big' is out of range [1, 18446744073709551615] (frames)" watch --count "$big"
 opt_case "watch --count 0" "--count: '0' is out of range [1, 18446744073709551615] (frames)" \
 	watch --count 0
+# events --follow waits only for a daemon that answered once: a socket nobody ever served
+# (a typo) exits 3 at once, not "waiting for the daemon to come back" forever
+timeout 10 "$VQTUNECTL" -s "$VQ_TMP/nobody.sock" events --follow >/dev/null 2>"$VQ_TMP/err"
+check "events --follow, never answered: exit code" 3 $?
+check "... no wait announced" "" "$(grep 'waiting for the daemon' "$VQ_TMP/err")"
 # a leading zero: refused as -H and vqtuned -i refuse it (010 is 8 to C and the shell)
 opt_case "set --queue 05" "--queue: '05' must be written without a leading zero" \
 	set "$B:vb" gro-flush-timeout 777 --queue 05
