@@ -23,10 +23,10 @@
 #define VQP_ZC_DRAIN_MS		2000
 #define VQP_ZC_DRAIN_STEP_MS	10
 /*
- * line rate: credit an idle line keeps (one 64 KiB GSO packet at ~5 Gbit/s), and the timer
- * slack of the worker's wait for the line
+ * line rate: how far a line with a backlog catches up after its worker woke late (2 ms: a
+ * scheduler slice, or a TCG vCPU's pause), and the timer slack of the worker's wait
  */
-#define VQP_LINE_BURST_NS	(100 * NSEC_PER_USEC)
+#define VQP_LINE_CATCHUP_NS	(2 * NSEC_PER_MSEC)
 #define VQP_LINE_SLACK_NS	(5 * NSEC_PER_USEC)
 
 /* ---- front xmit ------------------------------------------------------------------------ */
@@ -202,9 +202,10 @@ static void vqp_backend_one(struct vqp_queue *q, struct net_device *back, struct
 
 /*
  * Line rate (debugfs line_rate_mbit): true when the line is free to take @len bytes now, and
- * then books its serialisation time (len * 8 / rate). A line idle longer than
- * VQP_LINE_BURST_NS banks no credit beyond that, so a sender sees the rate, not bursts of
- * the CPU's speed; a worker woken late by its timer catches up within it.
+ * then books its serialisation time (len * 8 / rate) on the line's clock. A line that went
+ * idle (the ring ran empty) starts again now and banks nothing; one with a backlog keeps its
+ * clock, so a worker woken late by its timer catches up (up to VQP_LINE_CATCHUP_NS) and the
+ * rate holds on average whatever the wake-ups cost.
  */
 static bool vqp_line_take(struct vqp_queue *q, u32 rate, u32 len, u64 now)
 {
@@ -212,8 +213,11 @@ static bool vqp_line_take(struct vqp_queue *q, u32 rate, u32 len, u64 now)
 
 	if (t > now)
 		return false;
-	if (t + VQP_LINE_BURST_NS < now)
-		t = now - VQP_LINE_BURST_NS;
+	if (q->line_idle)
+		t = now;
+	else if (t + VQP_LINE_CATCHUP_NS < now)
+		t = now - VQP_LINE_CATCHUP_NS;
+	q->line_idle = false;
 	/* bits / (Mbit/s) = us: len * 8 * 1000 / rate ns */
 	q->line_free_ns = t + div_u64((u64)len * 8000, rate);
 	return true;
@@ -300,6 +304,24 @@ static void vqp_worker_sleep(struct vqp_queue *q, bool stall)
 	WRITE_ONCE(q->notify, 0);
 }
 
+/*
+ * With a line rate the worker is the line, and a line does not wait for the scheduler: at
+ * normal priority its wake-ups for the line came a scheduler slice late whenever the
+ * servers on its CPU ran, and everything on the ring waited with them, which no NIC's
+ * serialisation does. It runs SCHED_FIFO (sched_set_fifo_low()) while a rate is set; it
+ * sleeps between packets, so it takes the CPU only for the copies the line makes.
+ */
+static void vqp_line_sched(struct vqp_queue *q, bool line)
+{
+	if (line == q->line_fifo)
+		return;
+	if (line)
+		sched_set_fifo_low(current);
+	else
+		sched_set_normal(current, 0);
+	q->line_fifo = line;
+}
+
 static int vqp_worker(void *arg)
 {
 	struct vqp_queue *q = arg;
@@ -308,7 +330,10 @@ static int vqp_worker(void *arg)
 		bool stall = READ_ONCE(q->fault_stall);
 		u32 busy = vqp_knob(q, VQPAIR_KNOB_BUSYLOOP_US);
 
+		vqp_line_sched(q, READ_ONCE(q->line_rate_mbit) != 0);
+
 		if (stall || __ptr_ring_empty(&q->txr)) {
+			q->line_idle = true;
 			if (!stall && busy && vqp_busyloop(q, busy))
 				continue;
 			vqp_worker_sleep(q, stall);

@@ -65,6 +65,8 @@ struct vqp_queue {
 	u32 fault_drop_ppm;
 	u32 line_rate_mbit;	/* the backend's line rate, 0 = none (debugfs) */
 	u64 line_free_ns;	/* worker only: when the line has sent what it took */
+	bool line_fifo;		/* worker only: it runs SCHED_FIFO for the line */
+	bool line_idle;		/* worker only: the ring ran empty since the last take */
 
 	atomic64_t st[VQP_QSTAT_NUM];
 	/* back netdev counters for ndo_get_stats64 (ip -s link), not part of the UAPI */
