@@ -272,6 +272,36 @@ static void test_active_converges(void **state)
 }
 
 /*
+ * A virtio_net device with a TX ring of @tx of at most @tx_max descriptors, under an active
+ * policy that allows disruptive knobs and rings up to @policy_max, then 40 ticks in which the
+ * queue drained RATE once and then stops at half of that with 15 kB in flight and a qdisc
+ * backlog: the ring is full before BQL's limit, so the law wants a bigger ring.
+ */
+static struct device *ring_stops_first(uint32_t tx, uint32_t tx_max, int64_t policy_max)
+{
+	struct device *d = mkdev();
+	struct policy p;
+	unsigned int i;
+
+	snprintf(d->driver, sizeof(d->driver), "virtio_net");
+	d->rings_err = 0;
+	d->rings = (struct eth_rings){ .rx = 256, .rx_max = tx_max, .tx = tx, .tx_max = tx_max,
+				       .present = 0xf };
+	policy_defaults(&p);
+	snprintf(p.mode, sizeof(p.mode), "active");
+	p.law.allow_disruptive = true;
+	if (policy_max)
+		p.law.bounds[LK_TX_RING_SIZE].max = policy_max;
+	assert_true(p.law.bounds[LK_TX_RING_SIZE].max > tx);
+	policy_set(&p);
+	for (i = 0; i < 40; i++) {
+		feed(d, i < 3 ? RATE : RATE / 2, i < 3 ? 0 : 1000, i < 3 ? 0 : 30000, true);
+		decide_tick();
+	}
+	return d;
+}
+
+/*
  * virtio_net rings take only powers of two: the queue-limit law's ring step (double the
  * ring while it stops the queue first) is fitted toward the old value. 128 -> 256 is
  * written as is; 256 -> the policy's max 300 has no power of two between: held, nothing
@@ -279,28 +309,10 @@ static void test_active_converges(void **state)
  */
 static void test_ring_pow2(void **state)
 {
-	struct device *d = mkdev();
-	struct policy p;
+	struct device *d = ring_stops_first(128, 4096, 300);
 	unsigned int i;
 
 	(void)state;
-	snprintf(d->driver, sizeof(d->driver), "virtio_net");
-	d->rings_err = 0;
-	d->rings = (struct eth_rings){ .rx = 256, .rx_max = 4096, .tx = 128, .tx_max = 4096,
-				       .present = 0xf };
-	policy_defaults(&p);
-	snprintf(p.mode, sizeof(p.mode), "active");
-	p.law.allow_disruptive = true;
-	p.law.bounds[LK_TX_RING_SIZE].max = 300;
-	policy_set(&p);
-	for (i = 0; i < 40; i++) {
-		/*
-		 * the queue drained RATE once; now it stops at half of that with 15 kB in
-		 * flight and a qdisc backlog: the ring is full before BQL's limit
-		 */
-		feed(d, i < 3 ? RATE : RATE / 2, i < 3 ? 0 : 1000, i < 3 ? 0 : 30000, true);
-		decide_tick();
-	}
 	assert_int_equal(d->rings.tx, 256);
 	for (i = 0; i < n_writes; i++)
 		if (writes[i].k == K_TX_RING_SIZE)
@@ -322,24 +334,10 @@ static void test_ring_pow2(void **state)
  */
 static void test_ring_at_driver_max(void **state)
 {
-	struct device *d = mkdev();
-	struct policy p;
+	struct device *d = ring_stops_first(256, 256, 0);
 	unsigned int i;
 
 	(void)state;
-	snprintf(d->driver, sizeof(d->driver), "virtio_net");
-	d->rings_err = 0;
-	d->rings = (struct eth_rings){ .rx = 256, .rx_max = 256, .tx = 256, .tx_max = 256,
-				       .present = 0xf };
-	policy_defaults(&p);
-	snprintf(p.mode, sizeof(p.mode), "active");
-	p.law.allow_disruptive = true;
-	assert_true(p.law.bounds[LK_TX_RING_SIZE].max > 256);
-	policy_set(&p);
-	for (i = 0; i < 40; i++) {
-		feed(d, i < 3 ? RATE : RATE / 2, i < 3 ? 0 : 1000, i < 3 ? 0 : 30000, true);
-		decide_tick();
-	}
 	assert_int_equal(d->rings.tx, 256);
 	for (i = 0; i < n_writes; i++)
 		assert_int_not_equal(writes[i].k, K_TX_RING_SIZE);
