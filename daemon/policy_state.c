@@ -37,7 +37,6 @@ void policy_defaults(struct policy *p)
 	law_policy_defaults(&p->law);
 }
 
-
 /*
  * Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big,
  * -EISDIR a directory (which open(2) accepts and only read(2) refuses), -EINVAL not a
