@@ -434,11 +434,10 @@ static void unit_bounds(const struct ctl_unit *u, const struct law_policy *pol,
 	}
 }
 
+/* @pol: the policy's law settings with the unit's bounds (unit_bounds()) */
 static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum policy_ctl law,
-		    const struct policy *p, bool active)
+		    const struct law_policy *pol, bool active)
 {
-	struct law_policy lp;
-	const struct law_policy *pol = &lp;
 	struct law_step want, done[LK_NUM], held;
 	uint32_t pinned = 0, present = 0;
 	json_t *sigj = NULL;
@@ -455,7 +454,6 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 	}
 	if (!present)
 		return;
-	unit_bounds(u, &p->law, &lp);
 	if (u->sig.valid) {
 		laws[law](&u->st, &u->sig, pol, &want);
 	} else {
@@ -511,6 +509,7 @@ static void decide_dev(struct device *d, const struct policy *p)
 {
 	bool active = !strcmp(p->mode, "active");
 	struct ctl_dev *c = ctl_get(d);
+	struct law_policy lp;
 	bool carrier;
 	unsigned int q;
 	int law;
@@ -533,9 +532,10 @@ static void decide_dev(struct device *d, const struct policy *p)
 	for (q = 0; q < c->n; q++) {
 		if (floor_check(d, &c->u[q], p, active))
 			continue;
+		unit_bounds(&c->u[q], &p->law, &lp);
 		for (law = 0; law < POLICY_CTL_NUM; law++)
 			if (p->enabled[law])
-				run_law(d, q, &c->u[q], law, p, active);
+				run_law(d, q, &c->u[q], law, &lp, active);
 	}
 }
 
