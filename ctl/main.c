@@ -194,9 +194,9 @@ int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int er
 {
 	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
 
+	/* the whole seconds came from ctl_parse_u64(): its words for a leading zero */
 	if (err == -EDOM)
-		return ctl_usage_error(cmd, "%s: '%s' must be written without a leading zero",
-				       name, arg);
+		return ctl_u64_error(cmd, name, arg, err, 0, 0, NULL);
 	if (err == -ERANGE) {
 		snprintf(lo, sizeof(lo), "%g", (double)min_ms / CTL_MS_PER_S);
 		snprintf(hi, sizeof(hi), "%g", (double)max_ms / CTL_MS_PER_S);
