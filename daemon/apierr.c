@@ -10,7 +10,6 @@
 #include "util.h"
 #include "vqtune_api.h"
 
-
 /* Longest message: docs/api.md promises 511 bytes of any error message. */
 #define APIERR_MSG_MAX_BYTES		512
 /* The status of an unparsable request body (RFC 9110 15.5.1). */
