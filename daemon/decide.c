@@ -276,7 +276,8 @@ static void apply(struct device *d, struct ctl_unit *u, enum policy_ctl law,
 		 */
 		u->st.knob[k] = s->old_value;
 		guard_forget(&u->g[k]);
-		guard_hold_for(&u->g[k], GUARD_HOLD_FAILED, ctl_tick, policy_get()->law.hold_ticks);
+		guard_hold_for(&u->g[k], GUARD_HOLD_FAILED, ctl_tick, policy_get()->law.hold_ticks,
+			       0);
 		log_warn("%s: %s %s: %s step %" PRId64 " -> %" PRId64 " not written: %s",
 			 d->name, decide_law_name(law), u->ki[k].inst,
 			 knob_table[lk_kid[k]].name, s->old_value, s->new_value, err);
@@ -330,7 +331,8 @@ static bool floor_check(struct device *d, struct ctl_unit *u, const struct polic
 	json_decref(sigj);
 	/* a rollback that failed is held as the failed write it is (apply() held it so) */
 	if (u->g[f->knob].hold_why != GUARD_HOLD_FAILED || u->g[f->knob].hold_from_tick != ctl_tick)
-		guard_hold_for(&u->g[f->knob], GUARD_HOLD_FLOOR, ctl_tick, p->law.hold_ticks);
+		guard_hold_for(&u->g[f->knob], GUARD_HOLD_FLOOR, ctl_tick, p->law.hold_ticks,
+			       f->new_value > f->old_value ? 1 : -1);
 	u->g[f->knob].eval_pending = false;
 	return true;
 }

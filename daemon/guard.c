@@ -182,9 +182,10 @@ void guard_forget(struct guard_knob *g)
 }
 
 void guard_hold_for(struct guard_knob *g, enum guard_hold_why why, uint64_t tick,
-		    uint32_t hold_ticks)
+		    uint32_t hold_ticks, int dir)
 {
 	g->hold_until_tick = tick + hold_ticks;
+	g->hold_dir = dir;
 	g->hold_why = why;
 	g->hold_from_tick = tick;
 }
@@ -274,7 +275,8 @@ static enum guard_verdict guard_judge(struct guard_knob *g, const struct guard_i
 		    law_knob_name(in->knob), (long long)g->eval_new, (long long)g->eval_old,
 		    g->eval_cost, in->cost);
 	guard_note_dir(g, g->eval_old > g->eval_new ? 1 : -1, in->tick);
-	guard_hold_for(g, GUARD_HOLD_ROLLBACK, in->tick, pol->hold_ticks);
+	guard_hold_for(g, GUARD_HOLD_ROLLBACK, in->tick, pol->hold_ticks,
+		       g->eval_new > g->eval_old ? 1 : -1);
 	return GUARD_ROLLBACK;
 }
 
@@ -303,7 +305,8 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 		return v;
 	if (want->knob != in->knob)
 		return guard_hold(out, want, "held %s: step for another knob", name);
-	if (in->tick < g->hold_until_tick)
+	if (in->tick < g->hold_until_tick &&
+	    (!g->hold_dir || (want->new_value > in->value ? 1 : -1) == g->hold_dir))
 		return guard_hold(out, want, "held %s until tick %llu: %s", name,
 				  (unsigned long long)g->hold_until_tick,
 				  guard_hold_cause(g, cause, sizeof(cause)));
@@ -325,7 +328,7 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 		GUARD_REV_MAX - 1;
 	if (g->last_dir && dir != g->last_dir &&
 	    guard_reversals(g, in->tick, pol->osc_window_ticks) + 1 > rev_max) {
-		guard_hold_for(g, GUARD_HOLD_OSCILLATION, in->tick, pol->hold_ticks);
+		guard_hold_for(g, GUARD_HOLD_OSCILLATION, in->tick, pol->hold_ticks, 0);
 		return guard_hold(out, want, "held %s: oscillating, %u reversals in %u ticks",
 				  name, guard_reversals(g, in->tick, pol->osc_window_ticks) + 1,
 				  pol->osc_window_ticks);

@@ -134,8 +134,9 @@ struct law_learn {
 	int64_t ql_starve_limit_bytes;		/* ... at this limit_max */
 	/* probes above a capped limit without a line rate (law_qlimit.c ql_probe()) */
 	int64_t ql_probe_limit_bytes;		/* limit_max a probe started from, 0: none */
-	double ql_probe_rate;			/* the rate then */
-	double ql_probe_failed_rate;		/* a probe from this rate did not raise it */
+	double ql_probe_rate;			/* the best rate at that limit */
+	double ql_probe_failed_rate;		/* a probe from this rate did not raise it ... */
+	int64_t ql_probe_failed_limit_bytes;	/* ... from this limit_max */
 	bool ql_seen_full;			/* held a queue once (law_qlimit.c) */
 	/* polling: busyloop search (law_poll.c) */
 	int64_t bl_base_us;			/* the last value whose move paid */
@@ -186,6 +187,7 @@ struct guard_knob {
 	uint64_t rev_tick[GUARD_REV_MAX];	/* ring of ticks of direction reversals */
 	uint32_t rev_next;
 	uint64_t hold_until_tick;
+	int hold_dir;			/* +1 / -1: only steps that way are held; 0: all */
 	enum guard_hold_why hold_why;	/* what started the hold */
 	uint64_t hold_from_tick;	/* the tick it started */
 	bool eval_pending;
@@ -286,11 +288,13 @@ void guard_forget(struct guard_knob *g);
 /*
  * Hold the knob of @g from @tick for @hold_ticks ticks because of @why: its reviews until
  * then are GUARD_HOLD, their reason naming @why and @tick ("held bql-limit-max until tick
- * 45: its write failed at tick 15 ..."). The guard's own rollback and oscillation holds use
- * it, and so does the decide stage for a failed write and a throughput-floor rollback.
+ * 45: its write failed at tick 15 ..."). @dir +1 or -1 holds only steps that way (a rolled
+ * back step's direction: the law may still move the other way, away from what was undone);
+ * 0 holds every step. The guard's own rollback and oscillation holds use it, and so does
+ * the decide stage for a failed write and a throughput-floor rollback.
  */
 void guard_hold_for(struct guard_knob *g, enum guard_hold_why why, uint64_t tick,
-		    uint32_t hold_ticks);
+		    uint32_t hold_ticks, int dir);
 
 /* Helpers the laws share (guard.c): clamp to bounds, relative change, reason writer. */
 int64_t law_clamp(const struct law_policy *pol, enum law_knob k, double v);

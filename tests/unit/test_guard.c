@@ -98,6 +98,36 @@ static void test_rollback_of_worse_step(void **state)
 	assert_int_equal(fix_review(&f, 100000, 32, 1.0), GUARD_APPLY);
 }
 
+/*
+ * The hold after a rollback is for the undone step's direction: the law may move the other
+ * way at once (a raise that made the delay worse is undone, and the cut toward the target
+ * that follows is not held for hold_ticks), but not repeat the step.
+ */
+static void test_rollback_holds_one_direction(void **state)
+{
+	struct fix f;
+	enum guard_verdict v;
+
+	fix_init(&f, LK_BQL_LIMIT_MAX, 100000);
+	fix_apply(&f, fix_review(&f, 200000, 1, 1.0));
+	v = fix_review(&f, 200000, 2, 1.5);
+	assert_int_equal(v, GUARD_ROLLBACK);
+	fix_apply(&f, v);
+	assert_int_equal(f.in.value, 100000);
+	/* up again: held, naming the rollback */
+	assert_int_equal(fix_review(&f, 150000, 5, 1.0), GUARD_HOLD);
+	assert_non_null(strstr(f.out.reason, "held bql-limit-max until tick 32: its step made"));
+	/* down: away from the undone raise, applied */
+	v = fix_review(&f, 60000, 5, 1.0);
+	assert_int_equal(v, GUARD_APPLY);
+	assert_int_equal(f.out.new_value, 60000);
+	fix_apply(&f, v);
+	/* the raise stays held until the hold ends */
+	assert_int_equal(fix_review(&f, 120000, 20, 1.0), GUARD_HOLD);
+	assert_non_null(strstr(f.out.reason, "rolled back at tick 2"));
+	assert_int_equal(fix_review(&f, 120000, 32, 1.0), GUARD_APPLY);
+}
+
 static void test_no_rollback_when_not_worse(void **state)
 {
 	struct fix f;
@@ -171,7 +201,7 @@ static void test_hold_names_cause(void **state)
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		fix_init(&f, LK_RX_USECS, 20);
-		guard_hold_for(&f.g, c[i].why, 10, f.pol.hold_ticks);
+		guard_hold_for(&f.g, c[i].why, 10, f.pol.hold_ticks, 0);
 		assert_int_equal(fix_review(&f, 40, 11, 1.0), GUARD_HOLD);
 		assert_string_equal(f.out.reason, c[i].reason);
 		assert_int_equal(f.out.new_value, 20);
@@ -326,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_interval_no_step),
 		cmocka_unit_test(test_cooldown),
 		cmocka_unit_test(test_rollback_of_worse_step),
+		cmocka_unit_test(test_rollback_holds_one_direction),
 		cmocka_unit_test(test_no_rollback_when_not_worse),
 		cmocka_unit_test(test_oscillation_holds),
 		cmocka_unit_test(test_hold_names_cause),
