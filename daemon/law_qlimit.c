@@ -23,6 +23,9 @@
  * one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
  * period is a frames count times a packet size, or a timer), so a stale floor does not keep
  * a queue long. limit_min is only ever lowered: dql raises its own limit on starvation.
+ * Without a line rate D is the best tick seen, and a tick under 95% of it may be jitter, not
+ * starvation; so every raise of a capped limit is a probe that must raise the rate (see
+ * ql_probe()), and one that does not forgets P and stops starvation readings at that level.
  *
  * Stability: L* does not depend on L except through P, which is measured only while starving
  * and only raises L out of starvation, after which it is not re-measured; so the map L -> L*
@@ -51,6 +54,11 @@
 #define QL_PROBE_FACTOR		2.0
 /* rates from one interval's counters are good to about 2% */
 #define QL_RATE_NOISE		0.02
+/* ... on a host; a VM's line reads up to 6-7% off its mean in a tick (TCG bench), so a
+ * tick may read 15% under the best tick of the same level */
+#define QL_RATE_JITTER		0.15
+/* a probe's raise is judged once it reaches 1 + 2 x the jitter: a third of it then shows */
+#define QL_PROBE_JUDGE		(1 + 2 * QL_RATE_JITTER)
 /* 1% of the wire lost to starvation costs as much as a whole target of extra delay:
  * throughput binds first */
 #define QL_STARVE_WEIGHT	100.0
@@ -60,6 +68,7 @@
 
 struct ql_view {
 	double drain_bytes_per_s;	/* D */
+	double seen_bytes_per_s;	/* D before a probe raised it: the line rate, or the peak */
 	double pkt_bytes;		/* mean packet size this interval, NaN if idle */
 	double delay_ns;		/* inflight / D */
 	bool starving;
@@ -69,33 +78,76 @@ struct ql_view {
 };
 
 /*
- * May the law probe above a capped limit (see ql_observe())? A probe pays when the rate
- * grows once the higher limit is in place; one that does not says the wire, not the cap,
- * binds (dql also sits at its cap when completions are merely bursty), so no probe follows
- * until the rate leaves that level: above it (more wire), or under half of it (a cut made
- * the queue starve). Records the probe it allows.
+ * A probe from about this rate did not raise it: no new probe until the rate leaves the
+ * level, above it by more than a tick's jitter (more wire) or under half of it (a cut made
+ * the queue starve).
+ */
+static bool ql_probe_spent(const struct law_learn *l, double tx)
+{
+	return l->ql_probe_failed_rate > 0 && tx >= l->ql_probe_failed_rate / 2 &&
+		tx <= l->ql_probe_failed_rate * (1 + QL_RATE_JITTER);
+}
+
+/*
+ * The wire, not the cap, sets this rate: a raise of limit_max did not raise it. At a limit
+ * at least the failed probe's start that is proven for any rate of the level; under it
+ * (the law cut since) for rates within QL_RATE_JITTER of the failed rate (the best tick
+ * at the probe's start), so that a cut that costs more than a tick's jitter is still seen
+ * as starvation.
+ */
+static bool ql_wire_binds(const struct law_learn *l, int64_t lmax, double tx)
+{
+	if (!ql_probe_spent(l, tx))
+		return false;
+	return lmax >= l->ql_probe_failed_limit_bytes ||
+		tx >= l->ql_probe_failed_rate * (1 - QL_RATE_JITTER);
+}
+
+/*
+ * May the law probe above a capped limit (see ql_observe())? Every raise of a capped
+ * limit_max is judged as a probe, whether the probe or a starvation floor asked for it,
+ * once limit_max stands QL_PROBE_JUDGE above the probe's start (smaller raises add up
+ * first). It pays when the rate grows past the best rate seen at the start by a third of
+ * the raise, or by a tick's jitter (QL_RATE_JITTER) where the raise is bigger: a cap that
+ * binds moves the rate with it, and a jittery tick must neither pass for a gain nor hide
+ * one. One that does not pay says the wire, not the cap, binds (dql also sits at its cap
+ * when completions are merely bursty, or when a line takes packets one by one). Then the
+ * floor learned from those "starving" ticks is forgotten (L / rate was the queue's delay,
+ * not a completion period), and neither a probe nor a starvation reading follows until the
+ * rate leaves that level: above it (more wire), or under half of it (a cut made the queue
+ * starve). Records the probe it allows.
  */
 static bool ql_probe(const struct law_state *st, struct law_learn *l, double tx)
 {
 	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX];
-	double band = 1 + 2 * QL_RATE_NOISE;
+	double raise = l->ql_probe_limit_bytes ? (double)lmax / l->ql_probe_limit_bytes : 0;
 
-	if (l->ql_probe_limit_bytes && lmax > l->ql_probe_limit_bytes) {
-		if (tx < l->ql_probe_rate * band)
+	/* a raise under QL_PROBE_JUDGE is not judged yet: the jitter would decide */
+	if (raise >= QL_PROBE_JUDGE) {
+		/* a cap that binds moves the rate with it: a third of the raise, up to the jitter */
+		if (tx < l->ql_probe_rate * (1 + fmin(QL_RATE_JITTER, (raise - 1) / 3))) {
 			l->ql_probe_failed_rate = l->ql_probe_rate;
-		else
+			l->ql_probe_failed_limit_bytes = l->ql_probe_limit_bytes;
+			l->ql_period_ns = 0;
+			l->ql_starve_ticks = 0;
+		} else {
 			l->ql_probe_failed_rate = 0;
+		}
 		l->ql_probe_limit_bytes = 0;
 	} else if (l->ql_probe_limit_bytes && lmax < l->ql_probe_limit_bytes) {
 		l->ql_probe_limit_bytes = 0;	/* cut before it was applied: not judged */
 	}
-	if (l->ql_probe_failed_rate > 0 && tx <= l->ql_probe_failed_rate * band &&
-	    tx >= l->ql_probe_failed_rate / 2)
+	if (ql_probe_spent(l, tx)) {
+		/* the level's best tick: one tick's jitter over it must not reopen probes */
+		l->ql_probe_failed_rate = fmax(l->ql_probe_failed_rate, tx);
 		return false;
+	}
 	if (!l->ql_probe_limit_bytes) {
 		l->ql_probe_limit_bytes = lmax;
 		l->ql_probe_rate = tx;
 	}
+	if (lmax == l->ql_probe_limit_bytes)
+		l->ql_probe_rate = fmax(l->ql_probe_rate, tx);
 	return true;
 }
 
@@ -121,6 +173,7 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 	 * bounds to x2 anyway, while probes pay (ql_probe()). Once dql settles below the cap,
 	 * the probe ends.
 	 */
+	v->seen_bytes_per_s = v->drain_bytes_per_s;
 	v->capped = sig->bql_limited && law_known(sig->bql_limit_bytes) &&
 		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT &&
 		sig->bql_limit_bytes >= (double)st->knob[LK_BQL_LIMIT_MAX];
@@ -145,7 +198,8 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 	 */
 	v->starving = stopped && backlog && !v->saturated && tx > 0 &&
 		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT &&
-		(!law_known(sig->bql_limit_bytes) || v->capped);
+		(!law_known(sig->bql_limit_bytes) || v->capped) &&
+		!ql_wire_binds(learn, st->knob[LK_BQL_LIMIT_MAX], tx);
 }
 
 /* Learn or forget the completion period P; see the top comment. */
@@ -289,7 +343,7 @@ double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig
 {
 	struct law_learn learn = st->learn;
 	struct ql_view v;
-	double cost;
+	double cost, noise;
 
 	if (!sig->valid)
 		return LAW_UNKNOWN;
@@ -297,10 +351,17 @@ double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig
 	if (!law_known(v.delay_ns) || !pol->qlimit_target_delay_ns)
 		return LAW_UNKNOWN;
 	cost = fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);
-	/* any shortfall beyond rate noise while the qdisc holds data counts, not only past
-	 * QL_SATURATED: the rollback check must see a 5% starvation */
-	if ((sig->tx_stop_per_s > 0 || sig->bql_limited) && sig->qdisc_backlog_bytes > 0)
+	/*
+	 * Any shortfall beyond rate noise while the qdisc holds data counts, not only past
+	 * QL_SATURATED: against a line rate the rollback check must see a 5% starvation.
+	 * Without one, D is the best tick seen, and a tick may read QL_RATE_JITTER under it
+	 * with nothing starving: only a shortfall beyond that counts. It is measured against
+	 * what the queue has sent, not a probe's guess: a probe is a question, not a loss.
+	 */
+	noise = law_known(sig->capacity_bytes_per_s) ? QL_RATE_NOISE : QL_RATE_JITTER;
+	if ((sig->tx_stop_per_s > 0 || sig->bql_limited) && sig->qdisc_backlog_bytes > 0 &&
+	    !ql_wire_binds(&learn, st->knob[LK_BQL_LIMIT_MAX], sig->tx_bytes_per_s))
 		cost += QL_STARVE_WEIGHT *
-			fmax(0, 1 - sig->tx_bytes_per_s / v.drain_bytes_per_s - QL_RATE_NOISE);
+			fmax(0, 1 - sig->tx_bytes_per_s / v.seen_bytes_per_s - noise);
 	return cost;
 }

@@ -46,6 +46,13 @@
 #define MTU_PKT_BYTES		1500
 #define GSO_PKT_BYTES		65536
 
+/* a 200 Mbit/s line (vqpair line_rate_mbit 200) completing each packet as it leaves */
+#define LINE_BYTES_PER_S	25e6
+#define LINE_COMPL_NS		100000ULL
+/* per-tick rate jitter at such a line in the VM bench: a few %, up to 6 */
+#define LINE_JITTER		0.06
+#define LINE_TICKS		160
+
 struct phase {
 	const char *name;
 	double offered_bytes_per_s;
@@ -214,6 +221,45 @@ static void test_capped_without_line_rate(void **state)
 }
 
 /*
+ * The same with the per-tick jitter of a VM. The limit climbs out of starvation and stops
+ * near the optimum: the peak of jittered rates leaves it up to LINE_JITTER x 2 off. Floors
+ * learned from jittery ticks had carried it to 281 KB; and a raise too small to tell from
+ * the jitter, judged a failed probe, would leave the queue starving at 8 KB (4 MB/s of a
+ * 125 MB/s wire).
+ */
+static void test_capped_jitter_climbs(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	uint64_t seeds[] = { JITTER_SEED, 0x444412345ULL, 0x777712345ULL, 0x131312345ULL };
+	uint32_t t;
+	size_t i;
+	double opt;
+
+	(void)state;
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		loop_init(&l);
+		l.no_line_rate = true;
+		l.plant.hide_stack_stops = true;
+		l.plant.offered_bytes_per_s = 2 * WIRE_BYTES_PER_S;
+		l.plant.pkt_bytes = 1500;
+		l.st.knob[LK_BQL_LIMIT_MAX] = 8000;
+		l.jitter = LINE_JITTER;
+		l.seed = seeds[i];
+		for (t = 0; t < LINE_TICKS; t++)
+			loop_tick(&l, &sig);
+		opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns,
+					      QL_HEADROOM);
+		printf("qlimit capped, no line rate, +-%.0f%% jitter, seed %zu: optimum %.0f B, "
+		       "limit_max %lld B after %u ticks\n", LINE_JITTER * 100, i, opt,
+		       (long long)l.st.knob[LK_BQL_LIMIT_MAX], LINE_TICKS);
+		assert_true(fabs((double)l.st.knob[LK_BQL_LIMIT_MAX] - opt) <=
+			    (OPT_TOL + 2 * LINE_JITTER) * opt);
+		assert_true(trace_in_bounds(&l.tr, &l.pol));
+	}
+}
+
+/*
  * The same, but dql sits at the cap in every interval, also once the wire binds (bursty
  * completions make it want more): probes that do not raise the rate stop, and the limit
  * does not climb to the policy's bound.
@@ -241,6 +287,55 @@ static void test_capped_probe_stops(void **state)
 	assert_true((double)l.st.knob[LK_BQL_LIMIT_MAX] <= 2.5 * opt);
 	assert_true((double)l.st.knob[LK_BQL_LIMIT_MAX] >= (1 - OPT_TOL) * opt);
 	assert_int_equal(trace_reversals(&l.tr, LK_BQL_LIMIT_MAX, l.tr.n - 20, l.tr.n), 0);
+}
+
+/*
+ * A line binds (vqpair's line_rate_mbit, a NIC's wire), no line rate is known, dql sits at
+ * the cap (completions come as the line takes packets, so dql always wants more) and the
+ * rate read per tick jitters by LINE_JITTER: the peak then sits above the mean, and a tick
+ * under QL_SATURATED of it looks like a starving cap. A floor learned from such ticks
+ * (P = L / rate is the queue's delay, not a completion period) raised limit_max tick after
+ * tick toward the policy's bound. A raise that does not raise the rate says the line binds:
+ * the floor is forgotten and the limit goes back to D x T, and stays there.
+ */
+static void test_line_bound_jitter_no_floor(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	uint32_t t, at;
+	int64_t top = 0;
+	double opt;
+
+	(void)state;
+	loop_init(&l);
+	l.no_line_rate = true;
+	l.plant.hide_stack_stops = true;
+	l.plant.dql_always_capped = true;
+	l.plant.drain_bytes_per_s = LINE_BYTES_PER_S;
+	l.plant.compl_period_ns = LINE_COMPL_NS;
+	l.plant.compl_frames = 1;
+	l.plant.offered_bytes_per_s = 2 * LINE_BYTES_PER_S;
+	l.plant.pkt_bytes = MTU_PKT_BYTES;
+	l.st.knob[LK_BQL_LIMIT_MAX] = 190000;	/* where dql grew at the line by itself */
+	l.jitter = LINE_JITTER;
+	l.seed = JITTER_SEED;
+	for (t = 0; t < LINE_TICKS; t++) {
+		loop_tick(&l, &sig);
+		if (t >= LINE_TICKS - STEADY_TICKS)
+			top = top > l.st.knob[LK_BQL_LIMIT_MAX] ? top : l.st.knob[LK_BQL_LIMIT_MAX];
+	}
+	opt = plant_txq_optimum_bytes(&l.plant, l.pol.qlimit_target_delay_ns, QL_HEADROOM);
+	at = trace_settled_at(&l.tr, LK_BQL_LIMIT_MAX, 0, l.tr.n, opt, OPT_TOL + LINE_JITTER);
+	printf("qlimit line-bound, no line rate, +-%.0f%% jitter: optimum %.0f B, limit_max "
+	       "%lld B, settled in %u ticks, %u steps, %u rollbacks\n", LINE_JITTER * 100, opt,
+	       (long long)l.st.knob[LK_BQL_LIMIT_MAX], at + 1, l.tr.steps, l.tr.rollbacks);
+	/* the peak is a max of jittered rates: D x T may sit LINE_JITTER above the optimum */
+	assert_true(at + 1 <= QL_CONVERGE_TICKS);
+	assert_true((double)top <= (1 + OPT_TOL + LINE_JITTER) * opt);
+	assert_true((double)l.st.knob[LK_BQL_LIMIT_MAX] >= (1 - OPT_TOL) * opt);
+	assert_int_equal(trace_reversals(&l.tr, LK_BQL_LIMIT_MAX, l.tr.n - STEADY_TICKS,
+					 l.tr.n), 0);
+	assert_true(trace_in_bounds(&l.tr, &l.pol));
 }
 
 /*
@@ -428,6 +523,8 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_bql_stops_hidden),
 		cmocka_unit_test(test_capped_without_line_rate),
 		cmocka_unit_test(test_capped_probe_stops),
+		cmocka_unit_test(test_capped_jitter_climbs),
+		cmocka_unit_test(test_line_bound_jitter_no_floor),
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_capacity_unknown_uses_peak),
 		cmocka_unit_test(test_invalid_null_and_absent),
