@@ -20,8 +20,9 @@
 
 /* a knob's bounds below this width are an enum or a bool: no relative hysteresis */
 #define GUARD_ENUM_SPAN		1
-/* cost excess that counts as "worse" is relative, but never below this much of a target */
-#define GUARD_COST_FLOOR	0.1
+/* cost excess that counts as "worse" is relative, but never below this much of a target:
+ * at 1, a step from on target to 10% over it stands (a tick's measurement jitter) */
+#define GUARD_COST_FLOOR	1.0
 
 static const struct {
 	const char *name, *unit;
@@ -58,8 +59,9 @@ bool law_knob_disruptive(enum law_knob k)
 	return k < LK_NUM && law_knobs[k].disruptive;
 }
 
-/* 1 ms: a driver queue is invisible to the qdisc's AQM (fq_codel target 5 ms): a fraction */
-#define DEF_QLIMIT_DELAY_NS	1000000ULL
+/* 500 us: a driver queue is invisible to the qdisc's AQM (fq_codel target 5 ms), and past the
+ * starvation floor it buys no throughput: a fraction of the AQM's target */
+#define DEF_QLIMIT_DELAY_NS	500000ULL
 /* 100 us: request/response p99 over a virtual pair; kernel RR round trips are tens of us */
 #define DEF_LATENCY_NS		100000ULL
 /* 20k/s: one event per 50 us per queue keeps ~2-5 us of per-event cost under 10% of a CPU */

@@ -238,8 +238,18 @@ static int ql_limits(const struct law_state *st, const struct law_policy *pol,
 	double by_delay = d * t_ns / NS_PER_S;
 	double by_floor = learn->ql_period_ns > 0 ? d * learn->ql_period_ns / NS_PER_S *
 		(1 + QL_HEADROOM) + learn->ql_period_pkt_bytes : 0;
-	int64_t target = law_clamp(pol, LK_BQL_LIMIT_MAX, fmax(by_delay, by_floor));
-	bool floor_binds = by_floor > by_delay;
+	int64_t target;
+	bool floor_binds;
+
+	/*
+	 * A queue that sends at the drain rate at limit_max does not starve there: the floor is
+	 * at most limit_max, whatever P said when it was learned (a period learned behind a
+	 * completion timer shrinks once the rate fills frames-bound completions).
+	 */
+	if (v->saturated && by_floor > (double)lmax)
+		by_floor = (double)lmax;
+	target = law_clamp(pol, LK_BQL_LIMIT_MAX, fmax(by_delay, by_floor));
+	floor_binds = by_floor > by_delay;
 
 	if (lmin != LAW_KNOB_ABSENT && lmin > target && ql_moves(pol, lmin, target))
 		return law_propose(out, LK_BQL_LIMIT_MIN, lmin,

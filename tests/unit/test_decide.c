@@ -223,7 +223,7 @@ static unsigned int count_events(const char *decision)
 static void test_active_converges(void **state)
 {
 	struct device *d = mkdev();
-	double target = RATE * 1e-3;	/* balanced: 1 ms of the drain rate */
+	double target = RATE * 500e-6;	/* balanced: 500 us of the drain rate */
 	uint64_t lm;
 	unsigned int i, settled_writes = 0;
 	json_t *tx;
@@ -238,7 +238,7 @@ static void test_active_converges(void **state)
 			settled_writes = n_writes;
 	}
 	lm = d->txq[0].bql[BQL_LIMIT_MAX];
-	assert_true(n_writes >= 5);		/* 4 MiB -> 100 kB at most halving */
+	assert_true(n_writes >= 6);		/* 4 MiB -> 50 kB at most halving */
 	/* converged within the guard's 4% dead band of D x T, and quiet at steady state */
 	assert_true(fabs((double)lm - target) <= 0.04 * target + 1);
 	assert_int_equal(n_writes, settled_writes);
@@ -268,7 +268,7 @@ static void test_active_converges(void **state)
 	feed(d, RATE, 0, 0, true);
 	decide_tick();
 	assert_int_equal(n_writes, 1);
-	assert_int_equal(writes[0].v, 100000);
+	assert_int_equal(writes[0].v, 50000);
 }
 
 /*
@@ -362,7 +362,7 @@ static void test_advise(void **state)
 	assert_int_equal(count_events("advised"), 1);
 	assert_string_equal(events[0].controller, "qlimit");
 	assert_true(events[0].has_new);
-	assert_int_equal(events[0].new_, 100000);
+	assert_int_equal(events[0].new_, 50000);
 	/* ... and again once DECIDE_REPEAT_TICKS have passed */
 	for (i = 0; i < DECIDE_REPEAT_TICKS; i++) {
 		feed(d, RATE, 0, 0, true);
@@ -490,8 +490,8 @@ static void test_write_fails(void **state)
 		decide_tick();
 	}
 	assert_int_equal(n_writes, 1);
-	/* target delay (1 ms) x the drain rate the law has seen: RATE .. 1.75 RATE above */
-	assert_in_range(d->txq[0].bql[BQL_LIMIT_MAX], 100000, 175000);
+	/* target delay (500 us) x the drain rate the law has seen: RATE .. 1.75 RATE above */
+	assert_in_range(d->txq[0].bql[BQL_LIMIT_MAX], 50000, 87500);
 }
 
 /* the throughput floor rolls back a step after which a backlogged queue sent much less */

@@ -46,6 +46,9 @@
 #define MTU_PKT_BYTES		1500
 #define GSO_PKT_BYTES		65536
 
+/* the single-tick rule tests' delay target: their figures are worked out at 1 ms */
+#define RULE_TARGET_NS		1000000ULL
+
 /* a 200 Mbit/s line (vqpair line_rate_mbit 200) completing each packet as it leaves */
 #define LINE_BYTES_PER_S	25e6
 #define LINE_COMPL_NS		100000ULL
@@ -352,6 +355,7 @@ static void test_capacity_unknown_uses_peak(void **state)
 	struct law_step out;
 
 	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
 	law_state_init(&st);
 	st.knob[LK_BQL_LIMIT_MAX] = 400000;
 	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
@@ -395,6 +399,7 @@ static void test_ring_and_full_mode(void **state)
 	struct law_step out;
 
 	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
 	law_state_init(&st);
 	st.knob[LK_BQL_LIMIT_MAX] = 125000;
 	st.knob[LK_TX_RING_SIZE] = 256;
@@ -440,6 +445,7 @@ static void test_dql_below_cap_not_starving(void **state)
 
 	(void)state;
 	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
 	law_state_init(&st);
 	st.knob[LK_BQL_LIMIT_MAX] = 125000;	/* = D x T: on the delay target */
 	st.knob[LK_BQL_LIMIT_MIN] = 0;
@@ -485,6 +491,7 @@ static void test_idle_queue_not_cut(void **state)
 
 	(void)state;
 	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
 	law_state_init(&st);
 	st.knob[LK_BQL_LIMIT_MAX] = 1879048192;		/* the kernel's DQL_MAX_LIMIT */
 	st.knob[LK_BQL_LIMIT_MIN] = 0;
