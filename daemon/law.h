@@ -155,6 +155,7 @@ struct law_learn {
 	uint32_t zc_retry_ticks;		/* current re-enable backoff, 0: none */
 	bool zc_seen_on;			/* the last interval had zerocopy on */
 	double zc_copy_bytes_per_s;		/* TX rate seen in copy mode (decaying peak), 0: none */
+	double zc_budget_peak;			/* prompt (a + f) x T, decaying peak, buffers */
 };
 
 struct law_state {

@@ -23,7 +23,8 @@
  *
  *	Lc > T:                 M* = a x T          (the consumer's own rate sets the budget)
  *	Lc < (1 - ZC_BAND) T:   M* = (a + f) x T    (every eligible send fits, still prompt;
- *	                                             moved only when M is off by > ZC_BAND)
+ *	                                             its recent peak, moved only when M is off
+ *	                                             by > ZC_BAND)
  *	else:                   hold
  *	Lc > T at M = min, or completions stalled:  zerocopy off, retry after 16, 32, ... ticks
  *
@@ -52,6 +53,8 @@
 #define ZC_STALL_FACTOR		16.0
 /* the copy-mode rate is a peak that decays 1% a tick: a faster past fades in ~5 min at 1 s */
 #define ZC_COPY_DECAY		0.99
+/* the prompt budget's peak decays 2% a tick: a quarter lower after ~14 ticks */
+#define ZC_PEAK_DECAY		0.98
 /* first re-enable probe after 16 ticks: a slow-consumer phase is rarely shorter */
 #define ZC_RETRY_FIRST_TICKS	16
 /* probes at least every 1024 ticks (~17 min at 1 s ticks) so a recovery is found */
@@ -119,6 +122,7 @@ static int zc_when_off(const struct law_signals *sig,
 		law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s / sig->tx_packets_per_s : 0;
 
 	zc_backoff(l);
+	l->zc_budget_peak = 0;		/* a new on-period learns its own budget */
 	if (law_known(sig->tx_bytes_per_s) && pkt >= (double)pol->zc_breakeven_bytes)
 		l->zc_copy_bytes_per_s = fmax(sig->tx_bytes_per_s,
 					      l->zc_copy_bytes_per_s * ZC_COPY_DECAY);
@@ -169,19 +173,22 @@ static int zc_pending(const struct law_state *st, const struct law_signals *sig,
 	l->zc_retry_ticks = 0;		/* prompt: a recovered consumer resets the backoff */
 	if (m == LAW_KNOB_ABSENT || lc >= (1 - ZC_BAND) * t_ns)
 		return 0;
-	want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, (a + f) * t_s);
 	/*
 	 * Prompt completions make M a safety bound, not a throttle: it only says how much may
-	 * pile up before the law sees a stall. So it follows (a + f) x T only past ZC_BAND: the
-	 * eligible share of a mixed queue (bulk beside small requests) moves a few tens of % from
-	 * tick to tick, and chasing it walked M up and down until the oscillation guard held it.
+	 * pile up before the law sees a stall. So it follows the recent peak of (a + f) x T,
+	 * decaying ZC_PEAK_DECAY a tick, and only past ZC_BAND: the eligible share of a mixed
+	 * queue (bulk beside small requests) and the ring's share of T (R / 2p) move tens of %
+	 * from tick to tick, and chasing them walked M up and down (in the bench, 4-6 times a
+	 * run; once until the oscillation guard held it).
 	 */
+	l->zc_budget_peak = fmax((a + f) * t_s, l->zc_budget_peak * ZC_PEAK_DECAY);
+	want = law_clamp(pol, LK_ZEROCOPY_MAX_PENDING, l->zc_budget_peak);
 	if (want == m || law_rel_change(m, want) <= fmax(pol->hysteresis, ZC_BAND))
 		return 0;
 	return law_propose(out, LK_ZEROCOPY_MAX_PENDING, m, want, true,
 			   "completion %.0f us prompt (target %.0f us), %.0f eligible/s: "
-			   "max-pending %lld -> %lld", lc / 1e3, t_ns / 1e3, a + f, (long long)m,
-			   (long long)want);
+			   "max-pending %lld -> %lld (recent peak of rate x target)", lc / 1e3,
+			   t_ns / 1e3, a + f, (long long)m, (long long)want);
 }
 
 /*

@@ -325,6 +325,55 @@ static void test_prompt_mixed_share_holds(void **state)
 }
 
 /*
+ * The bench's swing: the eligible rate of a prompt queue moves 40% from tick to tick (bulk
+ * GSO sends beside requests), so (a + f) x T is 100 one tick and 60 the next. max-pending
+ * follows the recent peak (100 against 108: inside ZC_BAND) and holds, where chasing each
+ * tick moved it every cooldown; a lasting drop to 60 still lowers it once the peak has
+ * decayed, and a lasting rise raises it at once.
+ */
+static void test_prompt_swing_follows_peak(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .zc_completion_ns = 300e3, .zc_pending = 3,
+		.zc_fallbacks_per_s = 0, .tx_ring_size = LAW_UNKNOWN, .tx_packets_per_s = 60000 };
+	struct law_step out;
+	int i, first = -1;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	pol.zc_latency_target_ns = ZC_TARGET_NS;
+	law_state_init(&st);
+	st.knob[LK_ZEROCOPY] = 1;
+	st.knob[LK_ZEROCOPY_MAX_PENDING] = 108;
+	st.knob[LK_ZEROCOPY_MIN_BYTES] = pol.zc_breakeven_bytes;
+	for (i = 0; i < 40; i++) {
+		sig.zc_sent_per_s = i % 2 ? 30000 : 50000;	/* x 2 ms: 60 or 100 */
+		sig.tx_bytes_per_s = sig.zc_sent_per_s * BIG_SEND_BYTES;
+		assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 0);
+		assert_int_equal(out.knob, LK_NONE);
+		st.learn = out.learn;
+	}
+	/* 60 from now on: the peak decays 2% a tick and passes 25% under 108 within 14 */
+	sig.zc_sent_per_s = 30000;
+	sig.tx_bytes_per_s = sig.zc_sent_per_s * BIG_SEND_BYTES;
+	for (i = 0; i < 20 && first < 0; i++) {
+		if (law_zc_step(&st, &sig, &pol, &out) == 1)
+			first = i;
+		st.learn = out.learn;
+	}
+	assert_in_range(first, 8, 14);
+	assert_int_equal(out.knob, LK_ZEROCOPY_MAX_PENDING);
+	assert_in_range(out.new_value, 61, 81);
+	/* a rise is followed at once */
+	st.knob[LK_ZEROCOPY_MAX_PENDING] = out.new_value;
+	sig.zc_sent_per_s = 100000;
+	sig.tx_bytes_per_s = sig.zc_sent_per_s * BIG_SEND_BYTES;
+	assert_int_equal(law_zc_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.new_value, 200);
+}
+
+/*
  * The slow consumer where senders, not the ring, hold the buffers: TCP small queues let each
  * socket have a few buffers uncompleted, so behind a 200 ms consumer the queue sends 8
  * buffers per 200 ms and the ring looks idle (R / 2p is seconds). Zerocopy starts on (an
@@ -433,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_hol_stall_resolved),
 		cmocka_unit_test(test_ring_bound_keeps_prompt_zerocopy),
 		cmocka_unit_test(test_prompt_mixed_share_holds),
+		cmocka_unit_test(test_prompt_swing_follows_peak),
 		cmocka_unit_test(test_socket_limited_stall),
 		cmocka_unit_test(test_stalled_completions_off),
 		cmocka_unit_test(test_small_sends_invalid_null),
