@@ -26,6 +26,9 @@
  * Without a line rate D is the best tick seen, and a tick under 95% of it may be jitter, not
  * starvation; so every raise of a capped limit is a probe that must raise the rate (see
  * ql_probe()), and one that does not forgets P and stops starvation readings at that level.
+ * A queue that sends at D at limit L is not starving at L, so the floor never asks for more
+ * than L then: a P learned behind a completion timer is too long once the rate fills
+ * frames-bound completions.
  *
  * Stability: L* does not depend on L except through P, which is measured only while starving
  * and only raises L out of starvation, after which it is not re-measured; so the map L -> L*
@@ -122,8 +125,16 @@ static bool ql_probe(const struct law_state *st, struct law_learn *l, double tx)
 	int64_t lmax = st->knob[LK_BQL_LIMIT_MAX];
 	double raise = l->ql_probe_limit_bytes ? (double)lmax / l->ql_probe_limit_bytes : 0;
 
-	/* a raise under QL_PROBE_JUDGE is not judged yet: the jitter would decide */
-	if (raise >= QL_PROBE_JUDGE) {
+	/*
+	 * A raise under QL_PROBE_JUDGE is not judged yet: the jitter would decide. Nor is one
+	 * from a limit whose best tick sent under QL_RATE_JITTER of the peak: that shortfall is
+	 * no jitter, the cap starved the queue (a CPU-bound sender may take longer than a tick
+	 * to fill a bigger limit), and its floor stands.
+	 */
+	if (raise >= QL_PROBE_JUDGE &&
+	    l->ql_probe_rate < (1 - QL_RATE_JITTER) * l->ql_peak_bytes_per_s) {
+		l->ql_probe_limit_bytes = 0;
+	} else if (raise >= QL_PROBE_JUDGE) {
 		/* a cap that binds moves the rate with it: a third of the raise, up to the jitter */
 		if (tx < l->ql_probe_rate * (1 + fmin(QL_RATE_JITTER, (raise - 1) / 3))) {
 			l->ql_probe_failed_rate = l->ql_probe_rate;

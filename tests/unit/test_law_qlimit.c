@@ -342,6 +342,51 @@ static void test_line_bound_jitter_no_floor(void **state)
 }
 
 /*
+ * No line rate, a capped queue far under its peak (a slow consumer or a busy CPU holds it,
+ * as in the bench's slow-consumer scenario): the floor learned there stands when the next
+ * tick at the doubled limit has not caught up yet. Only a shortfall within the jitter of
+ * the peak is read as "the wire binds"; before, the floor was forgotten, the limit cut back
+ * to D x T, the queue starved again, and the law swung between the two.
+ */
+static void test_deep_starvation_floor_stands(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 40e6, .tx_packets_per_s = 1e3,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 500000, .bql_inflight_bytes = 100000,
+		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0, .bql_limited = true,
+		.bql_limit_bytes = 100000 };
+	struct law_step out;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 100000;
+	st.learn.ql_peak_bytes_per_s = 100e6;	/* what the queue sent before the stall */
+	st.learn.ql_seen_full = true;
+	st.learn.ql_period_ns = 2.5e6;		/* learned at 100 kB: 100 kB / 40 MB/s */
+	st.learn.ql_period_pkt_bytes = 40000;
+	st.learn.ql_probe_limit_bytes = 100000;
+	st.learn.ql_probe_rate = 40e6;		/* the best tick there: 40% of the peak */
+	/* the raise to 200 kB is in place, and this tick sent no more */
+	st.knob[LK_BQL_LIMIT_MAX] = 200000;
+	sig.bql_limit_bytes = 200000;
+	law_qlimit_step(&st, &sig, &pol, &out);
+	assert_true(out.learn.ql_period_ns == 2.5e6);
+	assert_true(out.learn.ql_probe_failed_rate == 0);
+	/* the same within the jitter of the peak (best 95 of 100 MB/s, then 90): the wire
+	 * binds, P goes */
+	st.learn.ql_probe_limit_bytes = 100000;
+	st.learn.ql_probe_rate = 95e6;
+	sig.tx_bytes_per_s = 90e6;
+	law_qlimit_step(&st, &sig, &pol, &out);
+	assert_true(out.learn.ql_period_ns == 0);
+	assert_true(out.learn.ql_probe_failed_rate == 95e6);
+	assert_int_equal(out.learn.ql_probe_failed_limit_bytes, 100000);
+}
+
+/*
  * Without a line rate the law uses the peak rate it has seen as the drain rate, once the
  * queue has been full (here: a packet waits in the qdisc).
  */
@@ -531,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_capped_without_line_rate),
 		cmocka_unit_test(test_capped_probe_stops),
 		cmocka_unit_test(test_capped_jitter_climbs),
+		cmocka_unit_test(test_deep_starvation_floor_stands),
 		cmocka_unit_test(test_line_bound_jitter_no_floor),
 		cmocka_unit_test(test_closed_loop_jitter),
 		cmocka_unit_test(test_capacity_unknown_uses_peak),
