@@ -287,6 +287,17 @@ static void test_ring_bound_keeps_prompt_zerocopy(void **state)
 	assert_true(sig.tx_packets_per_s >= ZC_THROUGHPUT_FLOOR * l.plant.sends_per_s);
 }
 
+/* A prompt queue with zerocopy on at max-pending 108, under the 2 ms target. */
+static void prompt_queue(struct law_policy *pol, struct law_state *st)
+{
+	law_policy_defaults(pol);
+	pol->zc_latency_target_ns = ZC_TARGET_NS;
+	law_state_init(st);
+	st->knob[LK_ZEROCOPY] = 1;
+	st->knob[LK_ZEROCOPY_MAX_PENDING] = 108;
+	st->knob[LK_ZEROCOPY_MIN_BYTES] = pol->zc_breakeven_bytes;
+}
+
 /*
  * A prompt queue whose eligible share moves from tick to tick (bulk beside small requests):
  * (a + f) x T swings between 100 and 116 around max-pending 108, under ZC_BAND, so
@@ -303,12 +314,7 @@ static void test_prompt_mixed_share_holds(void **state)
 	int i;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.zc_latency_target_ns = ZC_TARGET_NS;
-	law_state_init(&st);
-	st.knob[LK_ZEROCOPY] = 1;
-	st.knob[LK_ZEROCOPY_MAX_PENDING] = 108;
-	st.knob[LK_ZEROCOPY_MIN_BYTES] = pol.zc_breakeven_bytes;
+	prompt_queue(&pol, &st);
 	for (i = 0; i < 10; i++) {
 		sig.zc_sent_per_s = i % 2 ? 58000 : 50000;	/* x 2 ms: 116 or 100 */
 		sig.tx_packets_per_s = 60000;
@@ -341,12 +347,7 @@ static void test_prompt_swing_follows_peak(void **state)
 	int i, first = -1;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.zc_latency_target_ns = ZC_TARGET_NS;
-	law_state_init(&st);
-	st.knob[LK_ZEROCOPY] = 1;
-	st.knob[LK_ZEROCOPY_MAX_PENDING] = 108;
-	st.knob[LK_ZEROCOPY_MIN_BYTES] = pol.zc_breakeven_bytes;
+	prompt_queue(&pol, &st);
 	for (i = 0; i < 40; i++) {
 		sig.zc_sent_per_s = i % 2 ? 30000 : 50000;	/* x 2 ms: 60 or 100 */
 		sig.tx_bytes_per_s = sig.zc_sent_per_s * BIG_SEND_BYTES;
