@@ -52,6 +52,7 @@ struct opts {
 	const char *token_file;
 	const char *state_dir;
 	const char *policy;
+	const char *check;		/* --check-policy FILE: validate it and exit */
 	unsigned int interval_ms;
 	const char *netns[MAX_NETNS_ARGS];
 	unsigned int n_netns;
@@ -168,7 +169,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->manage[o->n_manage++] = optarg;
 			break;
 		case 'C':
-			exit(policy_check_file(optarg, stderr) ? 1 : 0);
+			if (o->check) {
+				fprintf(stderr, "vqtuned: --check-policy: one FILE per run "
+					"('%s' after '%s')\n", optarg, o->check);
+				return -EINVAL;
+			}
+			o->check = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -181,6 +188,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "vqtuned: unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
+	/* after the whole command line: a second file or a stray argument is refused (exit 2),
+	 * not left unchecked behind a valid first one */
+	if (o->check)
+		exit(policy_check_file(o->check, stderr) ? 1 : 0);
 	/* the token only guards TCP writes: alone it would be silently useless */
 	if (o->token_file && !o->listen) {
 		fprintf(stderr, "vqtuned: --token-file needs --listen: the token allows writes "

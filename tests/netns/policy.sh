@@ -86,6 +86,14 @@ while read -r name pos fld; do
 	check_true "... says $f:$pos: $fld: ($(head -1 "$VQ_TMP/err"))" \
 		grep -qF "$f:$pos: $fld: " "$VQ_TMP/err"
 done <<<"$BAD"
+# one file per run: a second -C or a stray argument is a usage error (2), never a pass for
+# the file that was not read
+"$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" -C "$VQ_TMP/glob.json" >/dev/null 2>"$VQ_TMP/err"
+check "-C twice: exit code" 2 $?
+check_true "... names both files ($(cat "$VQ_TMP/err"))" grep -qF "one FILE per run" "$VQ_TMP/err"
+"$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" junk >/dev/null 2>"$VQ_TMP/err"
+check "-C FILE junk: exit code" 2 $?
+check_true "... names the stray argument" grep -qF "unexpected argument 'junk'" "$VQ_TMP/err"
 check "glob.json: the message says what is wrong with the glob" \
 	"$VQ_TMP/glob.json:3:32: select.names[1]: 'va[0-9' is not a valid fnmatch(3) glob: '[' without its closing ']' (byte 3)" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/glob.json" 2>&1)"
