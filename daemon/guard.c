@@ -5,8 +5,8 @@
  *
  * A law only says where a knob should go; the guard decides whether it goes now and how far:
  * nothing moves on an invalid interval or a pinned knob; a step that made the law's objective
- * worse is undone once, then the knob holds; a knob that reverses direction too often in a
- * window holds and says so; steps are bounded by a factor (or an absolute amount, so a knob
+ * worse is undone once, then steps that way hold (the law may still move the other way); a
+ * knob that reverses direction too often in a window holds and says so; steps are bounded by a factor (or an absolute amount, so a knob
  * can leave 0) and by the policy's range; a step inside the hysteresis band is noise;
  * disruptive knobs (ring sizes) move only with the policy's consent. guard_tick() runs one
  * law's tick over all its knobs and judges a step only when it was the queue's one change in
