@@ -131,12 +131,11 @@ static bool ql_probe(const struct law_state *st, struct law_learn *l, double tx)
 	 * no jitter, the cap starved the queue (a CPU-bound sender may take longer than a tick
 	 * to fill a bigger limit), and its floor stands.
 	 */
-	if (raise >= QL_PROBE_JUDGE &&
-	    l->ql_probe_rate < (1 - QL_RATE_JITTER) * l->ql_peak_bytes_per_s) {
-		l->ql_probe_limit_bytes = 0;
-	} else if (raise >= QL_PROBE_JUDGE) {
+	if (raise >= QL_PROBE_JUDGE) {
 		/* a cap that binds moves the rate with it: a third of the raise, up to the jitter */
-		if (tx < l->ql_probe_rate * (1 + fmin(QL_RATE_JITTER, (raise - 1) / 3))) {
+		if (l->ql_probe_rate < (1 - QL_RATE_JITTER) * l->ql_peak_bytes_per_s) {
+			/* deep starvation: not judged, the floor stands */
+		} else if (tx < l->ql_probe_rate * (1 + fmin(QL_RATE_JITTER, (raise - 1) / 3))) {
 			l->ql_probe_failed_rate = l->ql_probe_rate;
 			l->ql_probe_failed_limit_bytes = l->ql_probe_limit_bytes;
 			l->ql_period_ns = 0;
