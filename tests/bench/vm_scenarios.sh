@@ -34,8 +34,9 @@
 # measured window; 0, default: not), VQ_BENCH_QDISC (the pairs' qdisc: pfifo_fast, default,
 # the kernel's own; fq_codel, as systemd sets net.core.default_qdisc on Debian),
 # VQ_BENCH_LINE_MBIT (the backend's line rate, vqpair debugfs line_rate_mbit, 0..100000
-# Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_VM_TIMEOUT (30..86400 s as tests/vm/run.sh takes
-# it, default 5400).
+# Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_BENCH_NICE
+# (vqtuned's nice value, 0..19, default 10: what systemd/vqtuned.service sets), VQ_VM_TIMEOUT
+# (30..86400 s as tests/vm/run.sh takes it, default 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
@@ -57,6 +58,8 @@ BENCH_EVENTS_MAX=1000
 # the backend's line rate (vqpair debugfs line_rate_mbit is a u32 of Mbit/s): 100 Gbit/s is
 # far past what TCG moves
 BENCH_LINE_MAX_MBIT=100000
+# vqtuned's nice value: setpriority(2)'s lowest priority is 19
+BENCH_NICE_MAX=19
 # tests/vm/run.sh's VQ_VM_TIMEOUT range (0 would be timeout(1)'s "no limit")
 VM_TIMEOUT_MIN_S=30
 VM_TIMEOUT_MAX_S=86400
@@ -122,6 +125,7 @@ need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
 need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
 need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
 need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
+need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "(a nice(1) value: a negative one would put vqtuned before the workload)"
 need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
 need_words VQ_BENCH_SCENS "$(case_labels measure)"
 need_words VQ_BENCH_GRID "$(case_labels apply_set)"
@@ -147,7 +151,7 @@ fi
 words=""
 for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
 	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
-	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT; do
+	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT VQ_BENCH_NICE; do
 	val=${!v:-}
 	[ -n "$val" ] || continue
 	# a kernel command-line word has no spaces: lists travel comma-separated

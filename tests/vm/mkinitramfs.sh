@@ -41,6 +41,9 @@ copy_bin "$(command -v ethtool)" /sbin/ethtool
 copy_bin "$(command -v iperf3)" /bin/iperf3.real
 copy_bin "$(command -v sockperf)" /bin/sockperf
 copy_bin "$(command -v setpriv)" /bin/setpriv
+# coreutils nice: busybox has no nice applet; the bench and the lab run vqtuned at Nice=10
+# as systemd/vqtuned.service does
+copy_bin "$(command -v nice)" /bin/nice
 copy_bin "$ctl" /bin/vqpairctl
 for b in vqtuned vqtunectl tests/tools/vqprobe; do
 	[ -x "$top/build/$b" ] && copy_bin "$top/build/$b" "/bin/${b##*/}"
