@@ -307,6 +307,9 @@ check "... the log's first error, in display form" "$POL:2:13: invalid escape ne
 	"$first"
 check "... the event gives that same text" "policy reload (SIGHUP) rejected, 'observe-set \
 (modified)' stays in force: $first" "$(ev_last_error)"
+check "... and so does the log's line of that event" "stays in force: $first" \
+	"$(tail -n "+$((lines + 1))" "$VQ_TMP/vqtuned.log" | grep -m1 '^<6>event [0-9]*: error' |
+	   grep -o 'stays in force: .*')"
 : >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP with an empty file handled (reload $seen logged)" hup_wait $seen
 check "... the event says it is empty" "policy reload (SIGHUP) rejected, 'observe-set (modified)' \
