@@ -81,6 +81,26 @@ size_t util_name_display(const char *in, char *out, size_t outlen)
 	return o;
 }
 
+/* below it the C0 controls, RFC 20 */
+#define UTIL_ASCII_SPACE	0x20
+/* DEL, the last of the ASCII controls (RFC 20) */
+#define UTIL_ASCII_DEL		0x7f
+/* C1 controls U+0080..U+009F (ISO 6429) are C2 80..C2 9F in UTF-8 (RFC 3629 3) */
+#define UTIL_C1_LEAD		0xc2
+#define UTIL_C1_TRAIL_FIRST	0x80
+#define UTIL_C1_TRAIL_LAST	0x9f
+
+size_t util_control_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (u[0] < UTIL_ASCII_SPACE || u[0] == UTIL_ASCII_DEL)
+		return 1;
+	if (u[0] == UTIL_C1_LEAD && u[1] >= UTIL_C1_TRAIL_FIRST && u[1] <= UTIL_C1_TRAIL_LAST)
+		return 2;
+	return 0;
+}
+
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')

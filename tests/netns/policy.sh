@@ -138,7 +138,8 @@ printf '\xef\xbb\xbf{"name":"bom"}\n' >"$VQ_TMP/bom.json"
 : >"$VQ_TMP/empty.json"
 printf '{\n "name":\x01 "x"}' >"$VQ_TMP/ctlbyte.json"
 printf '{"name":"x"}\0' >"$VQ_TMP/nul.json"
-for f in bom empty ctlbyte nul; do
+printf '\x7f' >"$VQ_TMP/del.json"
+for f in bom empty ctlbyte nul del; do
 	vq_ctl policy load "$VQ_TMP/$f.json" >/dev/null 2>"$VQ_TMP/err"
 	check "policy load $f.json: exit code (usage)" 2 $?
 	check "... the daemon's words" "vqtunectl: $("$VQTUNED" --check-policy "$VQ_TMP/$f.json" 2>&1)" \
@@ -146,6 +147,8 @@ for f in bom empty ctlbyte nul; do
 done
 check "... BOM named" "vqtunectl: $VQ_TMP/bom.json:1:1: file starts with a UTF-8 byte order mark; \
 save it without one" "$(vq_ctl policy load "$VQ_TMP/bom.json" 2>&1)"
+check "... DEL named, not quoted raw" "vqtunectl: $VQ_TMP/del.json:1:1: byte 0x7F is not JSON \
+text (a control character)" "$(vq_ctl policy load "$VQ_TMP/del.json" 2>&1)"
 check "... policy unchanged" "$before" "$(snap)"
 
 # ---- a directory is named as one, not "Input/output error", and changes nothing
@@ -295,6 +298,15 @@ printf '{\n  "name": "x\x01"}\n' >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP with byte 0x01 handled (reload $seen logged)" hup_wait $seen
 check_true "... the log names the byte and its place" \
 	grep -qF "policy $POL:2:13: byte 0x01 is not JSON text (a control character)" "$VQ_TMP/vqtuned.log"
+# DEL (0x7F) likewise, in the log, the event and the log's line of the event
+printf '{\n  "name": 1\x7f}\n' >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP with byte 0x7F handled (reload $seen logged)" hup_wait $seen
+want="$POL:2:12: byte 0x7F is not JSON text (a control character)"
+check_true "... the log names the byte and its place" grep -qF "<3>policy $want" "$VQ_TMP/vqtuned.log"
+check "... so does the event" "policy reload (SIGHUP) rejected, 'observe-set (modified)' stays \
+in force: $want" "$(ev_last_error)"
+check_true "... and the log's line of it" grep -qF "stays in force: $want" "$VQ_TMP/vqtuned.log"
+check "... no raw DEL in the log" 0 "$(grep -c $'\x7f' "$VQ_TMP/vqtuned.log")"
 # an error that quotes a backslash (jansson's "invalid escape near '"a\q'"): the log and the
 # event give it in the same (display) form, the backslash doubled in both
 printf '{\n "name": "a\\q"}\n' >"$POL"

@@ -63,6 +63,23 @@ static void test_json_str(void **state)
 	json_decref(j);
 }
 
+/* C0, DEL and C1 are control characters; the printable neighbours of each are not */
+static void test_control_len(void **state)
+{
+	assert_int_equal(util_control_len("\x01x"), 1);
+	assert_int_equal(util_control_len(""), 1);		/* NUL */
+	assert_int_equal(util_control_len("\x1f"), 1);
+	assert_int_equal(util_control_len(" "), 0);
+	assert_int_equal(util_control_len("~"), 0);
+	assert_int_equal(util_control_len("\x7f"), 1);
+	assert_int_equal(util_control_len("\xc2\x80"), 2);	/* U+0080 */
+	assert_int_equal(util_control_len("\xc2\x9b[2J"), 2);	/* CSI */
+	assert_int_equal(util_control_len("\xc2\x9f"), 2);
+	assert_int_equal(util_control_len("\xc2\xa0"), 0);	/* NBSP: printable */
+	assert_int_equal(util_control_len("\xc2"), 0);		/* cut sequence: not a control */
+	assert_int_equal(util_control_len("\xc3\xa9"), 0);
+}
+
 static void test_write_durable(void **state)
 {
 	char dir[] = "/tmp/vqtest-util.XXXXXX", path[64], buf[16] = { 0 };
@@ -95,6 +112,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_display_truncates_cleanly),
 		cmocka_unit_test(test_json_str),
+		cmocka_unit_test(test_control_len),
 		cmocka_unit_test(test_write_durable),
 	};
 
