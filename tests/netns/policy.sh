@@ -6,7 +6,8 @@
 # start like a reload; a directory given as a policy file is named as one everywhere.
 # `vqtuned --check-policy` accepts every shipped file (mode active too) and names
 # FILE:LINE:COLUMN: FIELD for each bad one. A file or PUT body that is no JSON text (a UTF-8
-# byte order mark, a control byte, nothing at all) is named in words, not as jansson's quote.
+# byte order mark, a control byte, nothing at all) is named in words, not as jansson's quote;
+# a C1 control in name or a select entry is refused naming the field, as C0 and DEL are.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) || exit $KSFT_FAIL
@@ -119,6 +120,23 @@ check "... policy load: exit code" 1 $?
 check_true "... policy load names guard.hold_ticks first ($(cat "$VQ_TMP/err"))" \
 	grep -qF "vqtunectl: guard.hold_ticks: " "$VQ_TMP/err"
 check "... policy unchanged" "$before" "$(snap)"
+
+# ---- a C1 control (U+009B is CSI: "\u009b[2J" clears a terminal) is a control character:
+# refused in name and in a select entry like C0 and DEL, naming the field, nothing installed
+for body in '{"name":"a\u009b[2J"}|name' '{"select":{"names":["a\u0085"]}}|select.names[0]'; do
+	fld=${body##*|} body=${body%|*}
+	code=$(curl -s -o "$VQ_TMP/c1.out" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X PUT \
+		-H 'Content-Type: application/json' -d "$body" http://localhost/v1/policy)
+	check "PUT $body: status" 422 "$code"
+	check "... out_of_range naming $fld" \
+		"out_of_range|$fld|$fld: must not contain control characters" \
+		"$(vq_json 'd["error"]["code"] + "|" + d["error"]["field"] + "|" + d["error"]["message"]' \
+		<"$VQ_TMP/c1.out")"
+	check "... policy unchanged" "$before" "$(snap)"
+done
+check "vqtunectl status: the name in force" observe \
+	"$(vq_ctl --json status | vq_json 'd["policy"]')"
+check "no C1 byte in the log" 0 "$(LC_ALL=C grep -c $'\xc2[\x80-\x9f]' "$VQ_TMP/vqtuned.log")"
 
 # ---- a number too big for the JSON parser is named by its field, in both programs
 printf '{\n "name": "huge",\n "guard": {\n  "hold_ticks": 99999999999999999999999\n }\n}\n' \
