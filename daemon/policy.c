@@ -152,8 +152,8 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		   double max, double *out)
 {
 	json_t *v = json_object_get(obj, key);
+	char shown[UTIL_REAL_MAX_BYTES], bound[UTIL_REAL_MAX_BYTES];
 	long double x = 0;
-	char shown[32];
 	int ret = -1;
 
 	if (!v)
@@ -164,7 +164,8 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		snprintf(shown, sizeof(shown), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	} else if (json_is_real(v)) {
 		x = json_real_value(v);
-		snprintf(shown, sizeof(shown), "%.15g", json_real_value(v));
+		/* with the digits that tell it from a bound it is compared with */
+		util_real_str(json_real_value(v), shown, sizeof(shown));
 	}
 	if (json_is_real(v) && !real)
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%s)",
@@ -173,11 +174,11 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be %s, not %s",
 		      real ? "a number" : "an integer", jtype(v));
 	else if (x < min)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is below the minimum %.15g", shown,
-		      min);
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is below the minimum %s", shown,
+		      util_real_str(min, bound, sizeof(bound)));
 	else if (x > max)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is above the maximum %.15g", shown,
-		      max);
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is above the maximum %s", shown,
+		      util_real_str(max, bound, sizeof(bound)));
 	else
 		ret = 1, *out = json_number_value(v);
 	pop(c);

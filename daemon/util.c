@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,18 @@ size_t util_control_len(const char *s)
 	if (u[0] == UTIL_C1_LEAD && u[1] >= UTIL_C1_TRAIL_FIRST && u[1] <= UTIL_C1_TRAIL_LAST)
 		return 2;
 	return 0;
+}
+
+const char *util_real_str(double v, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = DBL_DIG; prec <= DBL_DECIMAL_DIG; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
 }
 
 static int hexval(char c)

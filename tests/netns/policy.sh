@@ -101,6 +101,14 @@ check "glob.json: the message says what is wrong with the glob" \
 check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
+# a real just past its bound is shown with the digits that tell them apart, in both programs
+printf '{"guard":{"rollback_worse_pct":100.00000000000001}}' >"$VQ_TMP/near.json"
+want="guard.rollback_worse_pct: 100.00000000000001 is above the maximum 100"
+check "near.json: --check-policy shows why" "$VQ_TMP/near.json:1:32: $want" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/near.json" 2>&1)"
+check "near.json: policy load says the same" \
+	"vqtunectl: $want (out_of_range, field guard.rollback_worse_pct)" \
+	"$(vq_ctl policy load "$VQ_TMP/near.json" 2>&1)"
 
 # ---- two errors, the range one first in the text and the unknown field first in the
 # schema: PUT, policy load and --check-policy all give the first in text order, and the PUT

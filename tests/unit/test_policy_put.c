@@ -2,7 +2,8 @@
 /*
  * test_policy_put: which field an error of a PUT names (policy_validate_put(),
  * policy_parse()): of an inverted bound pair, the bound the request changed from the policy
- * it replaces; a control character (C0, DEL or C1) in a string names the string's field.
+ * it replaces; a control character (C0, DEL or C1) in a string names the string's field; a
+ * real out of range is shown with the digits that tell it from the bound.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,11 +144,27 @@ static void test_c1_controls_refused(void **state)
 	json_decref(obj);
 }
 
+/* 100.00000000000001 is above 100: said so, never as "100 is above the maximum 100" */
+static void test_real_range_digits(void **state)
+{
+	put_refused("{\"guard\":{\"rollback_worse_pct\":100.00000000000001}}",
+		    "guard.rollback_worse_pct", "guard.rollback_worse_pct: 100.00000000000001 is "
+		    "above the maximum 100");
+	put_refused("{\"guard\":{\"rollback_worse_pct\":-0.000000000000001}}",
+		    "guard.rollback_worse_pct", "guard.rollback_worse_pct: -1e-15 is below the "
+		    "minimum 0");
+	/* 16 digits read this one back: the 17th is not added */
+	put_refused("{\"guard\":{\"hysteresis_pct\":50.000000000000007}}",
+		    "guard.hysteresis_pct", "guard.hysteresis_pct: 50.00000000000001 is above the "
+		    "maximum 50");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_blames_changed_bound),
 		cmocka_unit_test(test_c1_controls_refused),
+		cmocka_unit_test(test_real_range_digits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
