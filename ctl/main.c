@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 
 #include "ctl.h"
+#include "util.h"
 
 /* Default whole-request timeout: the daemon answers from memory, 10 s means it is stuck. */
 #define CTL_TIMEOUT_DEFAULT_MS	10000ULL
@@ -192,14 +193,15 @@ int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, u
 int ctl_seconds_error(const char *cmd, const char *name, const char *arg, int err,
 		      uint64_t min_ms, uint64_t max_ms)
 {
-	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
+	char lo[UTIL_REAL_MAX_BYTES], hi[UTIL_REAL_MAX_BYTES], msg[CTL_RANGE_ERROR_BYTES];
 
 	/* the whole seconds came from ctl_parse_u64(): its words for a leading zero */
 	if (err == -EDOM)
 		return ctl_u64_error(cmd, name, arg, err, 0, 0, NULL);
 	if (err == -ERANGE) {
-		snprintf(lo, sizeof(lo), "%g", (double)min_ms / CTL_MS_PER_S);
-		snprintf(hi, sizeof(hi), "%g", (double)max_ms / CTL_MS_PER_S);
+		/* every digit of the bounds, as the daemon words a real's range (%g keeps 6) */
+		util_real_str((double)min_ms / CTL_MS_PER_S, lo, sizeof(lo));
+		util_real_str((double)max_ms / CTL_MS_PER_S, hi, sizeof(hi));
 		return ctl_usage_error(cmd, "%s", ctl_fmt_range_error(msg, sizeof(msg), name, arg,
 								      lo, hi, "seconds"));
 	}

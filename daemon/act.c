@@ -113,12 +113,11 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 		return ACT_ERANGE;
 	ret = knob_read(d, ki, &old, err, errlen);
 	if (ret) {
-		char why[256], shown[4 * IFNAMSIZ + 1];
+		char why[256];
 
-		/* named like knob_write()'s errors: device, knob, instance, then why */
+		/* named like knob_write()'s errors: device (raw), knob, instance, then why */
 		snprintf(why, sizeof(why), "%s", err[0] ? err : strerror(-ret));
-		util_name_display(d->name, shown, sizeof(shown));
-		snprintf(err, errlen, "%s: %s%s%s: cannot read: %s", shown, kname,
+		snprintf(err, errlen, "%s: %s%s%s: cannot read: %s", d->name, kname,
 			 ki->inst[0] ? " " : "", ki->inst, why);
 		return ACT_EREAD;
 	}
@@ -309,27 +308,25 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 {
 	struct netns *ns = netns_find(e->netns);
 	struct device *d = ns ? dev_lookup(ns, e->ifindex) : NULL, *c, *found = NULL;
-	const char *kname = knob_table[e->k].name;
-	char shown[4 * IFNAMSIZ + 1];
+	const char *kname = knob_table[e->k].name, *name = e->device;	/* raw, as in events */
 	struct knob_inst ki, fki;
 	unsigned int n = 0;
 
 	/* identity is (netns, ifindex): ifindexes are allocated cyclically, not reused soon */
 	if (d)
 		return d;
-	util_name_display(e->device, shown, sizeof(shown));
-	snprintf(why, whylen, "%s is not in any watched namespace", shown);
+	snprintf(why, whylen, "%s is not in any watched namespace", name);
 	dev_for_each(c) {
 		if (!c->managed || strcmp(c->name, e->device))
 			continue;
 		if (entry_inst(c, e, &ki) || !ki.has_value) {
-			snprintf(why, whylen, "the %s in netns '%s' has no %s %s", shown,
+			snprintf(why, whylen, "the %s in netns '%s' has no %s %s", name,
 				 c->ns->name, kname, e->inst);
 			continue;
 		}
 		if (ki.value != e->written && !(e->has_pending && ki.value == e->pending)) {
 			snprintf(why, whylen, "the %s in netns '%s' has %s %" PRIu64 ", not the %"
-				 PRIu64 " vqtune wrote: another device", shown, c->ns->name, kname,
+				 PRIu64 " vqtune wrote: another device", name, c->ns->name, kname,
 				 ki.value, e->written);
 			continue;
 		}
@@ -342,12 +339,12 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 	if (n != 1) {
 		if (n)
 			snprintf(why, whylen, "%u managed devices named %s hold vqtune's value", n,
-				 shown);
+				 name);
 		return NULL;
 	}
 	act_event(ACT_DEV(found), kname, fki.inst, fki.queue, NULL, &e->original, WHO_DAEMON,
 		  "the journal follows %s from netns '%s' ifindex %d to netns '%s' ifindex %d: "
-		  "the original %" PRIu64 " is owed there now", shown, e->netns, e->ifindex,
+		  "the original %" PRIu64 " is owed there now", name, e->netns, e->ifindex,
 		  found->ns->name, found->ifindex, e->original);
 	snprintf(e->netns, sizeof(e->netns), "%s", found->ns->name);
 	e->ifindex = found->ifindex;
@@ -394,7 +391,7 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 
 void act_sweep(void)
 {
-	char why[256], shown[4 * IFNAMSIZ + 1];
+	char why[256];
 	unsigned int i;
 
 	for (i = 0; i < act_n_entries; i++) {
@@ -409,11 +406,10 @@ void act_sweep(void)
 		if (!e->changed || ++e->missing < ACT_MISSING_SWEEPS || e->reported)
 			continue;
 		e->reported = true;
-		util_name_display(e->device, shown, sizeof(shown));
 		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, &e->written,
 			  &e->original, WHO_ERROR,
 			  "%s left netns '%s' (ifindex %d) with this knob changed, original %" PRIu64
-			  ": not restorable now (%s); kept in the journal until a restore", shown,
+			  ": not restorable now (%s); kept in the journal until a restore", e->device,
 			  e->netns, e->ifindex, e->original, why);
 	}
 }
@@ -426,13 +422,35 @@ static int seq_desc(const void *a, const void *b)
 }
 
 /*
+ * A failed restore of @e, why in @err (raw names, as knob_write() gives them): logged and an
+ * event, both in display form, and appended to @failed (may be NULL) as the API shows it.
+ */
+static void restore_failed(const struct entry *e, const char *err, json_t *failed)
+{
+	char *shown = util_display_dup(err);
+
+	log_err("restore netns '%s' ifindex %d %s %s: %s", e->netns, e->ifindex,
+		knob_table[e->k].name, e->inst, shown ? shown : err);
+	free(shown);
+	act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, NULL,
+		  &e->original, WHO_ERROR,
+		  "restore of the original %" PRIu64 " in netns '%s' ifindex %d failed: %s",
+		  e->original, e->netns, e->ifindex, err);
+	if (failed)
+		json_array_append_new(failed, json_pack(
+			"{s:o, s:s, s:s, s:s, s:o}", "device", util_json_str(e->device),
+			"netns", e->netns, "knob", knob_table[e->k].name, "instance", e->inst,
+			"message", util_json_str(err)));
+}
+
+/*
  * Restore the changed entries (of namespace @only, or all when NULL), newest change first.
  * Failures go to the log, to events and to @failed. @forget: drop every entry of @only
  * whatever happened (the namespace is going away). Returns the number restored.
  */
 static int restore_entries(const char *only, json_t *failed, bool forget, unsigned int *n_failed)
 {
-	char err[256], hex[2 * IFNAMSIZ + 1];
+	char err[256];
 	unsigned int i = 0;
 	int restored = 0;
 
@@ -459,21 +477,9 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 			entry_remove(e);
 			continue;
 		}
-		log_err("restore netns '%s' ifindex %d %s %s: %s", e->netns, e->ifindex,
-			knob_table[e->k].name, e->inst, err);
-		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, NULL,
-			  &e->original, WHO_ERROR,
-			  "restore of the original %" PRIu64 " in netns '%s' ifindex %d failed: %s",
-			  e->original, e->netns, e->ifindex, err);
+		restore_failed(e, err, failed);
 		if (n_failed)
 			(*n_failed)++;
-		if (failed) {
-			util_hex(e->device, strnlen(e->device, IFNAMSIZ), hex);
-			json_array_append_new(failed, json_pack(
-				"{s:o, s:s, s:s, s:s, s:o}", "device", util_json_str(e->device),
-				"netns", e->netns, "knob", knob_table[e->k].name, "instance", e->inst,
-				"message", util_json_str(err)));
-		}
 		/* nothing is left to restore it on: the journal owes no more */
 		if (forget || ret == -ENODEV || ret == -ENOENT) {
 			entry_remove(e);

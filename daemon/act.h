@@ -88,7 +88,9 @@ unsigned int act_changed_count(void);
 
 /*
  * Events (also logged). @netns/@dev name the device (NULL when the event has none; see
- * ACT_DEV), @old_/@new_ are NULL when not applicable. The reason is kept whole, never cut.
+ * ACT_DEV), @old_/@new_ are NULL when not applicable. The reason is kept whole, never cut,
+ * and raw: names in it are the bytes they are, put in display form once, in the log line and
+ * in the event's JSON alike (docs/api.md).
  */
 #define ACT_DEV(d)	(d)->ns->name, (d)->name
 void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,

@@ -132,6 +132,19 @@ void act_events_close(void)
 	act_context_clear();
 }
 
+/* The log line of @ev: its device (@name, display form) and reason in display form. */
+static void event_log(const struct event *ev, const char *name)
+{
+	const char *raw = ev->reason ? ev->reason : "";
+	char *reason = util_display_dup(raw);
+
+	/* a device-wide knob has no instance: no gap before the colon */
+	log_info("event %" PRIu64 ": %s %s%s%s %s%s%s: %s", ev->id, act_who_name(ev->who),
+		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst[0] ? " " : "",
+		 ev->inst, reason ? reason : raw);
+	free(reason);
+}
+
 void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
 	       const uint64_t *old_, const uint64_t *new_, enum act_who who, const char *fmt, ...)
 {
@@ -172,10 +185,7 @@ void act_event(const char *netns, const char *dev, const char *knob, const char 
 	if (vasprintf(&ev->reason, fmt, ap) < 0)
 		ev->reason = NULL;
 	va_end(ap);
-	/* a device-wide knob has no instance: no gap before the colon */
-	log_info("event %" PRIu64 ": %s %s%s%s %s%s%s: %s", ev->id, act_who_name(who),
-		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst[0] ? " " : "",
-		 ev->inst, ev->reason ? ev->reason : "");
+	event_log(ev, name);
 }
 
 void act_context(const char *controller, const char *decision, json_t *signals)

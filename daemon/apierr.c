@@ -140,11 +140,60 @@ static bool json_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Is the @n-byte character at @p DEL or a C1 control (JSON text only inside a string)? */
+static bool json_invisible(const unsigned char *p, size_t n)
+{
+	return p[0] >= 0x20 && n && util_control_len((const char *)p) == n;
+}
+
+/* Where the scan of JSON text is: inside a string (RFC 8259 7), just after its backslash. */
+struct json_scan {
+	bool in_str, esc;
+};
+
+/*
+ * Steps @sc over the @n-byte character at @p. False when the character is never JSON text
+ * there: NUL or another control byte but white space, bytes that are not UTF-8, and outside
+ * a string DEL or a C1 control (a string may hold those, RFC 8259 7, and the fields that take
+ * strings refuse them themselves).
+ */
+static bool json_scan_char(struct json_scan *sc, const unsigned char *p, size_t n)
+{
+	if (!n || (p[0] < 0x20 && !json_ws((char)p[0])))
+		return false;
+	if (!sc->in_str) {
+		if (json_invisible(p, n))
+			return false;
+		sc->in_str = p[0] == '"';
+		return true;
+	}
+	if (sc->esc)
+		sc->esc = false;
+	else if (p[0] == '\\')
+		sc->esc = true;
+	else if (p[0] == '"')
+		sc->in_str = false;
+	return true;
+}
+
+/* @msg: why the @n-byte character at @p (json_scan_char() refused it) is no JSON text. */
+static void json_fault_words(const unsigned char *p, size_t n, char *msg, size_t msglen)
+{
+	if (!p[0])
+		snprintf(msg, msglen, "a NUL byte is not allowed in JSON text");
+	else if (n == 2 && json_invisible(p, n))
+		snprintf(msg, msglen, "U+%04X is not JSON text (a control character)", p[1]);
+	else
+		snprintf(msg, msglen, "byte 0x%02X is not JSON text (%s)", p[0],
+			 n ? "a control character" : "not UTF-8");
+}
+
 int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,
 			   const char *what, int *line, int *col, char *msg, size_t msglen)
 {
 	const unsigned char *u = (const unsigned char *)text;
 	size_t before = json_fault_limit(jerr);
+	struct json_scan sc = { false, false };
 	size_t i, n;
 
 	*line = *col = 0;
@@ -163,22 +212,17 @@ int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jer
 	}
 	for (i = 0; i < len && i < before; i += n) {
 		n = utf8_seq_len(u + i, len - i);
-		if (n && (u[i] >= 0x20 || json_ws(text[i]))) {
-			/* a character, as jansson counts columns */
-			if (text[i] == '\n') {
-				(*line)++;
-				*col = 1;
-			} else {
-				(*col)++;
-			}
-			continue;
+		if (!json_scan_char(&sc, u + i, n)) {
+			json_fault_words(u + i, n, msg, msglen);
+			return 1;
 		}
-		if (!u[i])
-			snprintf(msg, msglen, "a NUL byte is not allowed in JSON text");
-		else
-			snprintf(msg, msglen, "byte 0x%02X is not JSON text (%s)", u[i],
-				 n ? "a control character" : "not UTF-8");
-		return 1;
+		/* a character, as jansson counts columns */
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
 	}
 	return 0;
 }
@@ -264,6 +308,32 @@ static bool overflow_why(const char *text, size_t len, const json_error_t *jerr,
 	return found;
 }
 
+/* "<U+007F>" stands for one byte of jansson's words: they grow at most this many times */
+#define JANSSON_WORDS_GROWTH	8
+
+/*
+ * jansson's words of @jerr into @out, each control character it quotes (DEL or a C1 control,
+ * which a string may hold, RFC 8259 7: '"x<DEL>' at a premature end) written as <U+007F>
+ * instead of raw.
+ */
+static const char *jansson_words(const json_error_t *jerr, char *out, size_t outlen)
+{
+	const unsigned char *p = (const unsigned char *)jerr->text;
+	size_t o = 0, n;
+
+	for (; *p && o + 1 < outlen; p += n ? n : 1) {
+		n = util_control_len((const char *)p);
+		if (!n) {
+			out[o++] = (char)*p;
+			continue;
+		}
+		snprintf(out + o, outlen - o, "<U+%04X>", p[n - 1]);
+		o += strlen(out + o);
+	}
+	out[o] = '\0';
+	return out;
+}
+
 /* The range a number must keep: jansson says "too big integer" or "real number overflow" */
 static const char *overflow_range(const json_error_t *jerr)
 {
@@ -274,7 +344,7 @@ void apierr_json_text_error(const char *text, size_t len, const json_error_t *je
 			    const char *what, char *where, size_t where_len, char *why,
 			    size_t why_len)
 {
-	char field[APIERR_PATH_MAX_BYTES];
+	char field[APIERR_PATH_MAX_BYTES], words[sizeof(jerr->text) * JANSSON_WORDS_GROWTH];
 	int line, col;
 
 	if (apierr_json_text_fault(text, len, jerr, what, &line, &col, why, why_len)) {
@@ -287,12 +357,13 @@ void apierr_json_text_error(const char *text, size_t len, const json_error_t *je
 	if (overflow_why(text, len, jerr, field, sizeof(field)))
 		snprintf(why, why_len, "%s: %s (%s)", field, jerr->text, overflow_range(jerr));
 	else
-		snprintf(why, why_len, "%s", jerr->text);
+		snprintf(why, why_len, "%s", jansson_words(jerr, words, sizeof(words)));
 }
 
 int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, json_t **err)
 {
 	char msg[APIERR_MSG_MAX_BYTES], field[APIERR_PATH_MAX_BYTES];
+	char words[sizeof(jerr->text) * JANSSON_WORDS_GROWTH];
 	int line, col;
 	json_t *e, *m;
 	enum json_error_code code = json_error_code(jerr);
@@ -320,7 +391,8 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 	}
 	if (code != json_error_null_character && code != json_error_null_byte_in_key) {
 		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", jerr->line,
-				  apierr_column(jerr->column), jerr->text);
+				  apierr_column(jerr->column),
+				  jansson_words(jerr, words, sizeof(words)));
 		return APIERR_HTTP_BAD_REQUEST;
 	}
 	if (!nul_escape_pos(text, len, &line, &col)) {

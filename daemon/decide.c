@@ -255,6 +255,19 @@ static void note(struct device *d, unsigned int q, struct ctl_unit *u, enum poli
 	u->last[law].event_id = act_event_count();
 }
 
+/* The log line of step @s of @law on @ki that act_set() refused with @err (raw names). */
+static void log_failed(const struct device *d, enum policy_ctl law, const struct knob_inst *ki,
+		       const struct law_step *s, const char *err)
+{
+	char name[4 * IFNAMSIZ + 1], *why = util_display_dup(err);
+
+	util_name_display(d->name, name, sizeof(name));
+	log_warn("%s: %s %s: %s step %" PRId64 " -> %" PRId64 " not written: %s", name,
+		 decide_law_name(law), ki->inst, knob_table[ki->k].name, s->old_value,
+		 s->new_value, why ? why : err);
+	free(why);
+}
+
 /* Write the accepted step @s of @law on unit @q (active mode). */
 static void apply(struct device *d, struct ctl_unit *u, enum policy_ctl law,
 		  const struct law_step *s, bool rollback, json_t *sigj, double cost)
@@ -278,9 +291,7 @@ static void apply(struct device *d, struct ctl_unit *u, enum policy_ctl law,
 		guard_forget(&u->g[k]);
 		guard_hold_for(&u->g[k], GUARD_HOLD_FAILED, ctl_tick, policy_get()->law.hold_ticks,
 			       0);
-		log_warn("%s: %s %s: %s step %" PRId64 " -> %" PRId64 " not written: %s",
-			 d->name, decide_law_name(law), u->ki[k].inst,
-			 knob_table[lk_kid[k]].name, s->old_value, s->new_value, err);
+		log_failed(d, law, &u->ki[k], s, err);
 		record(u, law, DD_FAILED, s, cost);
 		return;
 	}

@@ -608,7 +608,7 @@ static int prov_write(struct device *d, const struct knob_inst *ki, uint64_t v, 
 int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
 	       size_t errlen)
 {
-	char why[256] = "", shown[4 * IFNAMSIZ + 1];
+	char why[256] = "";
 	int ret;
 
 	err[0] = '\0';
@@ -617,15 +617,15 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 		return 0;
 	/*
 	 * Name the device and the knob, never the file: a sysfs path is under the daemon's
-	 * private mount (netns.h), meaningless to whoever reads the message.
+	 * private mount (netns.h), meaningless to whoever reads the message. The name is raw:
+	 * whoever shows the message (API reply, event, log) gives it in display form, once.
 	 */
-	util_name_display(d->name, shown, sizeof(shown));
 	if (!why[0] && ret == -EINVAL)
 		/* no extack: the value is inside the range, refused for a reason unsaid */
 		snprintf(why, sizeof(why), "%s (the kernel gave no reason: %" PRIu64 " is inside "
 			 "the range shown, so the driver takes only some of its values; see the "
 			 "driver's documentation)", strerror(-ret), v);
-	snprintf(err, errlen, "%s: %s%s%s: %s", shown, knob_table[ki->k].name,
+	snprintf(err, errlen, "%s: %s%s%s: %s", d->name, knob_table[ki->k].name,
 		 ki->inst[0] ? " " : "", ki->inst, why[0] ? why : strerror(-ret));
 	return ret;
 }

@@ -147,8 +147,9 @@ int knob_writable_from(const struct device *d, const struct knob_inst *ki, int p
 int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
 	      size_t errlen);
 /*
- * Write @v (already range-checked). 0, or -errno with @err naming the device (display form),
- * the knob and its instance, then the kernel's extack text or, without one, the errno text:
+ * Write @v (already range-checked). 0, or -errno with @err naming the device (its raw name:
+ * whoever shows @err puts it in display form, once), the knob and its instance, then the
+ * kernel's extack text or, without one, the errno text:
  * "vb: threaded: Operation not supported", "vb: defer-hard-irqs napi-8193: <extack>".
  * An EINVAL without extack text gets a hint instead of the bare errno text: the driver
  * refused a value inside the range shown, for a reason of its own it did not say.

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "policy.h"
 #include "policy_schema.h"
+#include "util.h"
 #include "vqtune_api.h"
 
 /* deepest field path: controllers.qlimit.bql_limit_max.max_bytes, or select.names[i] */
@@ -49,7 +50,8 @@ static void pop(struct pctx *c)
 
 static void path_str(const struct pctx *c, char *buf, size_t max)
 {
-	size_t n = 0;
+	size_t n = 0, ctl;
+	const char *r;
 	int i;
 
 	buf[0] = '\0';
@@ -60,9 +62,11 @@ static void path_str(const struct pctx *c, char *buf, size_t max)
 			n += snprintf(buf + n, max - n, "[%d]", c->idx[i]);
 	}
 	/* an unknown key is the sender's text: no control characters into logs and terminals */
-	for (; *buf; buf++)
-		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
-			*buf = '?';
+	for (r = buf; *r; r += ctl ? ctl : 1) {
+		ctl = util_control_len(r);
+		*buf++ = ctl ? '?' : *r;
+	}
+	*buf = '\0';
 }
 
 /* Records an error at the current path; @at_key: point at the key (unknown fields). */
@@ -148,8 +152,8 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		   double max, double *out)
 {
 	json_t *v = json_object_get(obj, key);
+	char shown[UTIL_REAL_MAX_BYTES], bound[UTIL_REAL_MAX_BYTES];
 	long double x = 0;
-	char shown[32];
 	int ret = -1;
 
 	if (!v)
@@ -160,7 +164,8 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		snprintf(shown, sizeof(shown), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	} else if (json_is_real(v)) {
 		x = json_real_value(v);
-		snprintf(shown, sizeof(shown), "%.15g", json_real_value(v));
+		/* with the digits that tell it from a bound it is compared with */
+		util_real_str(json_real_value(v), shown, sizeof(shown));
 	}
 	if (json_is_real(v) && !real)
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%s)",
@@ -169,11 +174,11 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be %s, not %s",
 		      real ? "a number" : "an integer", jtype(v));
 	else if (x < min)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is below the minimum %.15g", shown,
-		      min);
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is below the minimum %s", shown,
+		      util_real_str(min, bound, sizeof(bound)));
 	else if (x > max)
-		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is above the maximum %.15g", shown,
-		      max);
+		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s is above the maximum %s", shown,
+		      util_real_str(max, bound, sizeof(bound)));
 	else
 		ret = 1, *out = json_number_value(v);
 	pop(c);
@@ -195,7 +200,10 @@ static void get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 	pop(c);
 }
 
-/* A string of @min..@max - 1 bytes without control characters, copied into @out. 0 or -1. */
+/*
+ * A string of @min..@max - 1 bytes without control characters (C0, DEL, C1: U+009B is a
+ * terminal's CSI), copied into @out. 0 or -1.
+ */
 static int get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *out)
 {
 	const char *s = json_string_value(v);
@@ -206,7 +214,7 @@ static int get_string(struct pctx *c, json_t *v, size_t min, size_t max, char *o
 		return -1;
 	}
 	len = json_string_length(v);
-	for (i = 0; i < len && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f; i++)
+	for (i = 0; i < len && !util_control_len(s + i); i++)
 		;
 	if (len < min || len >= max)
 		pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "must be %zu..%zu bytes, not %zu", min,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,38 @@ size_t util_name_display(const char *in, char *out, size_t outlen)
 	}
 	out[o] = '\0';
 	return o;
+}
+
+/* below it the C0 controls, RFC 20 */
+#define UTIL_ASCII_SPACE	0x20
+/* DEL, the last of the ASCII controls (RFC 20) */
+#define UTIL_ASCII_DEL		0x7f
+/* C1 controls U+0080..U+009F (ISO 6429) are C2 80..C2 9F in UTF-8 (RFC 3629 3) */
+#define UTIL_C1_LEAD		0xc2
+#define UTIL_C1_TRAIL_FIRST	0x80
+#define UTIL_C1_TRAIL_LAST	0x9f
+
+size_t util_control_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (u[0] < UTIL_ASCII_SPACE || u[0] == UTIL_ASCII_DEL)
+		return 1;
+	if (u[0] == UTIL_C1_LEAD && u[1] >= UTIL_C1_TRAIL_FIRST && u[1] <= UTIL_C1_TRAIL_LAST)
+		return 2;
+	return 0;
+}
+
+const char *util_real_str(double v, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = DBL_DIG; prec <= DBL_DECIMAL_DIG; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
 }
 
 static int hexval(char c)

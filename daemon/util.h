@@ -19,6 +19,19 @@
 size_t util_name_display(const char *in, char *out, size_t outlen);
 /* Inverse of util_name_display(); returns -EINVAL on a malformed escape. */
 int util_name_parse(const char *in, char *out, size_t outlen);
+/*
+ * Bytes of the control character @s starts with: 1 for a C0 control (NUL included) or DEL,
+ * 2 for a C1 control (U+0080..U+009F, UTF-8 C2 80..C2 9F; U+009B is CSI, a terminal's
+ * escape); 0 when @s starts none. Reads @s[1] only after a C2 byte.
+ */
+size_t util_control_len(const char *s);
+/*
+ * @v in the shortest "%.Ng" (N = DBL_DIG..DBL_DECIMAL_DIG, 15..17) that reads back as @v, so
+ * a number that differs from a bound never prints as the bound: 100.00000000000001, not 100.
+ * Writes at most @len bytes including the NUL; UTIL_REAL_MAX_BYTES always fits. Returns @buf.
+ */
+#define UTIL_REAL_MAX_BYTES	32
+const char *util_real_str(double v, char *buf, size_t len);
 /* Lower-case hex of @len bytes into @out (2 * len + 1 bytes). */
 void util_hex(const void *in, size_t len, char *out);
 /* @s in display form (util_name_display()), malloc'd for the caller to free; NULL on ENOMEM. */

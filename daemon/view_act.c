@@ -125,16 +125,15 @@ static int no_instance(const struct device *d, enum knob_id k, long q, bool rele
 		       json_t **out)
 {
 	static struct knob_inst some[HINT_INSTANCES];
-	char shown[4 * IFNAMSIZ + 1], hint[HINT_INSTANCES * sizeof(some[0].inst) + 32] = "";
+	char hint[HINT_INSTANCES * sizeof(some[0].inst) + 32] = "";
 	unsigned int n, i;
 	size_t len = 0;
 
-	util_name_display(d->name, shown, sizeof(shown));
 	n = knob_instances(d, k, some, HINT_INSTANCES);
 	if (!n && vqp_front_name(d)) {
 		/* the backend end has no knobs of its own: say where they are */
 		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob", "%s: %s is the back end of a vqpair; "
-				  "its knobs are set on the front, %s", knob_table[k].name, shown,
+				  "its knobs are set on the front, %s", knob_table[k].name, d->name,
 				  vqp_front_name(d));
 		return 422;
 	}
@@ -154,7 +153,7 @@ static int no_instance(const struct device *d, enum knob_id k, long q, bool rele
 	}
 	if (napis_unlinked(some, n)) {
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "queue", "%s has no %s instance on queue %ld%s: "
-				  "the device's NAPIs are not linked to queues, %s", shown,
+				  "the device's NAPIs are not linked to queues, %s", d->name,
 				  knob_table[k].name, q, hint, release ?
 				  "leave out the queue to release every instance" :
 				  "address one by its napi_id (\"napi_id\":N in the body, "
@@ -162,7 +161,7 @@ static int no_instance(const struct device *d, enum knob_id k, long q, bool rele
 		return 404;
 	}
 	*out = apierr_new(VQ_ERR_NOT_FOUND, "queue", "%s has no %s instance on queue %ld%s",
-			  shown, knob_table[k].name, q, hint);
+			  d->name, knob_table[k].name, q, hint);
 	return 404;
 }
 
@@ -170,7 +169,7 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 {
 	static const char *const fields[] = { "value", "queue", "napi_id", "disruptive", NULL };
 	static struct knob_inst sel[DEV_MAX_QUEUES];
-	char err[256], reason[REASON_MAX], shown[4 * IFNAMSIZ + 1];
+	char err[256], reason[REASON_MAX];
 	uint64_t value, q = 0, napi = 0, oldv, newv;
 	int64_t queue = -1, napi_id = -1;
 	int disruptive = 0, k, st;
@@ -200,9 +199,8 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	n = select_insts(d, k, queue, napi_id, sel, DEV_MAX_QUEUES);
 	/* a knob the driver cannot set is refused before the consent it would need */
 	if (n && !knob_writable(d, &sel[0], err, sizeof(err))) {
-		util_name_display(d->name, shown, sizeof(shown));
 		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob", "%s is not writable on %s: %s",
-				  knob, shown, err);
+				  knob, d->name, err);
 		return 422;
 	}
 	if (knob_table[k].disruptive && !disruptive) {
@@ -225,9 +223,9 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 			return 422;
 		}
 	}
-	util_name_display(d->name, shown, sizeof(shown));
+	/* raw: the event shows its reason in display form, as apierr_new() does a message */
 	snprintf(reason, sizeof(reason), "manual set of %s on %s%s%s", knob, d->ns->name,
-		 d->ns->name[0] ? ":" : "", shown);
+		 d->ns->name[0] ? ":" : "", d->name);
 	changes = json_array();
 	for (i = 0; i < n; i++) {
 		st = act_set(d, &sel[i], value, WHO_MANUAL, true, reason, &oldv, &newv, err,
@@ -306,13 +304,10 @@ int view_pause(const char *dev, int pause, json_t **out)
 	if (st)
 		return st;
 	if (vqp_front_name(d)) {
-		char shown[4 * IFNAMSIZ + 1];
-
 		/* as a set of one of its knobs: the pair is controlled through its front */
-		util_name_display(d->name, shown, sizeof(shown));
 		*out = apierr_new(VQ_ERR_UNSUPPORTED, "dev", "%s: %s is the back end of a vqpair; "
 				  "its controllers are %s on the front, %s", pause ? "pause" : "resume",
-				  shown, pause ? "paused" : "resumed", vqp_front_name(d));
+				  d->name, pause ? "paused" : "resumed", vqp_front_name(d));
 		return 422;
 	}
 	if (d->paused != !!pause) {

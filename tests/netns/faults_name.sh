@@ -4,6 +4,8 @@
 # form, percent-encoded; /metrics escapes the display form's backslash once more and
 # promtool accepts it; the CLI prints and writes it. With a second device literally named
 # "v\xff0" beside it, that selector is a 409 whose message gives each its own selector.
+# Event reasons and the log's event lines quote the display form once (v\xff0; a device
+# named q"\ reads q"\\, never q"\\\\).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -59,6 +61,14 @@ check "gro-flush-timeout after the display-form set" 2000 \
 	"$(vq_napi "$A" "$IFX" gro_flush_timeout)"
 ev=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json '" ".join(e["device"] for e in d["events"])')
 check "events name the device in display form" "$DISPLAY $DISPLAY" "$ev"
+# the reason quotes the name in display form once, in the event and in the log alike
+WANT="manual set of gro-flush-timeout on $A:$DISPLAY"
+ev=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json '"|".join(e["reason"] for e in d["events"])')
+check "event reasons quote the display form once" "$WANT|$WANT" "$ev"
+check "log lines of the events quote it once" 2 \
+	"$(grep -c -F -e ": manual $A:$DISPLAY gro-flush-timeout napi-" "$VQ_TMP/vqtuned.log")"
+check "... with the same reason" 2 "$(grep -c -F -e ": $WANT" "$VQ_TMP/vqtuned.log")"
+check "no log line doubles the backslash" 0 "$(grep -c -F 'v\\xff0' "$VQ_TMP/vqtuned.log")"
 vq_ctl restore >/dev/null
 check "restore exit code" 0 $?
 check "gro-flush-timeout restored" "$ORIG" "$(vq_napi "$A" "$IFX" gro_flush_timeout)"
@@ -93,4 +103,28 @@ for pair in "v%FF0 76ff30" "v%5C%5Cxff0 $LIT_HEX"; do
 	check "advised $A:$enc: status" 200 "${r%% *}"
 	check "advised $A:$enc: name_hex" "$want" "$(cut -d' ' -f2- <<<"$r" | vq_json 'd["name_hex"]')"
 done
+# a quote and a backslash: q"\ in display form is q"\\, in the reason too, never q"\\\\
+QRAW='q"\'
+QSHOWN='q"\\'
+ip -n "$A" link add "$QRAW" type veth peer name vp3 netns "$B" || exit $KSFT_FAIL
+ip -n "$A" link set "$QRAW" up && ip -n "$B" link set vp3 up || exit $KSFT_FAIL
+ip netns exec "$A" ethtool -K "$QRAW" gro on >/dev/null
+vq_wait_code 200 GET "/v1/devices/$A:q%22%5C" 5 >/dev/null
+QIFX=$(vq_ifindex "$A" "$QRAW")
+QORIG=$(vq_napi "$A" "$QIFX" gro_flush_timeout)
+vq_ctl set "$A:$QRAW" gro-flush-timeout 5 >/dev/null
+check "vqtunectl set NS:$QRAW exit code" 0 $?
+WANT="manual set of gro-flush-timeout on $A:$QSHOWN"
+out=$(vq_ctl events | tail -1)
+check_true "vqtunectl events: the reason quotes $QSHOWN once ($out)" \
+	grep -qF "($WANT)" <<<"$out"
+ev=$(vq_api GET /v1/events | cut -d' ' -f2- |
+     vq_json '"|".join((d["events"][-1]["device"], d["events"][-1]["reason"]))')
+check "event device and reason in display form" "$QSHOWN|$WANT" "$ev"
+check "the log's event line alike" 1 \
+	"$(grep -c -F -e ": manual $A:$QSHOWN gro-flush-timeout napi-" "$VQ_TMP/vqtuned.log")"
+check "... with the same reason" 1 "$(grep -c -F -e ": $WANT" "$VQ_TMP/vqtuned.log")"
+vq_ctl restore >/dev/null
+check "gro-flush-timeout of $QRAW restored" "$QORIG" \
+	"$(vq_napi "$A" "$QIFX" gro_flush_timeout)"
 vq_done

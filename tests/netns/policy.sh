@@ -6,7 +6,8 @@
 # start like a reload; a directory given as a policy file is named as one everywhere.
 # `vqtuned --check-policy` accepts every shipped file (mode active too) and names
 # FILE:LINE:COLUMN: FIELD for each bad one. A file or PUT body that is no JSON text (a UTF-8
-# byte order mark, a control byte, nothing at all) is named in words, not as jansson's quote.
+# byte order mark, a control byte, nothing at all) is named in words, not as jansson's quote;
+# a C1 control in name or a select entry is refused naming the field, as C0 and DEL are.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) || exit $KSFT_FAIL
@@ -100,6 +101,14 @@ check "glob.json: the message says what is wrong with the glob" \
 check "inverted.json: the message gives both bounds" \
 	"$VQ_TMP/inverted.json:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/inverted.json" 2>&1)"
+# a real just past its bound is shown with the digits that tell them apart, in both programs
+printf '{"guard":{"rollback_worse_pct":100.00000000000001}}' >"$VQ_TMP/near.json"
+want="guard.rollback_worse_pct: 100.00000000000001 is above the maximum 100"
+check "near.json: --check-policy shows why" "$VQ_TMP/near.json:1:32: $want" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/near.json" 2>&1)"
+check "near.json: policy load says the same" \
+	"vqtunectl: $want (out_of_range, field guard.rollback_worse_pct)" \
+	"$(vq_ctl policy load "$VQ_TMP/near.json" 2>&1)"
 
 # ---- two errors, the range one first in the text and the unknown field first in the
 # schema: PUT, policy load and --check-policy all give the first in text order, and the PUT
@@ -120,6 +129,23 @@ check_true "... policy load names guard.hold_ticks first ($(cat "$VQ_TMP/err"))"
 	grep -qF "vqtunectl: guard.hold_ticks: " "$VQ_TMP/err"
 check "... policy unchanged" "$before" "$(snap)"
 
+# ---- a C1 control (U+009B is CSI: "\u009b[2J" clears a terminal) is a control character:
+# refused in name and in a select entry like C0 and DEL, naming the field, nothing installed
+for body in '{"name":"a\u009b[2J"}|name' '{"select":{"names":["a\u0085"]}}|select.names[0]'; do
+	fld=${body##*|} body=${body%|*}
+	code=$(curl -s -o "$VQ_TMP/c1.out" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X PUT \
+		-H 'Content-Type: application/json' -d "$body" http://localhost/v1/policy)
+	check "PUT $body: status" 422 "$code"
+	check "... out_of_range naming $fld" \
+		"out_of_range|$fld|$fld: must not contain control characters" \
+		"$(vq_json 'd["error"]["code"] + "|" + d["error"]["field"] + "|" + d["error"]["message"]' \
+		<"$VQ_TMP/c1.out")"
+	check "... policy unchanged" "$before" "$(snap)"
+done
+check "vqtunectl status: the name in force" observe \
+	"$(vq_ctl --json status | vq_json 'd["policy"]')"
+check "no C1 byte in the log" 0 "$(LC_ALL=C grep -c $'\xc2[\x80-\x9f]' "$VQ_TMP/vqtuned.log")"
+
 # ---- a number too big for the JSON parser is named by its field, in both programs
 printf '{\n "name": "huge",\n "guard": {\n  "hold_ticks": 99999999999999999999999\n }\n}\n' \
 	>"$VQ_TMP/huge.json"
@@ -138,7 +164,8 @@ printf '\xef\xbb\xbf{"name":"bom"}\n' >"$VQ_TMP/bom.json"
 : >"$VQ_TMP/empty.json"
 printf '{\n "name":\x01 "x"}' >"$VQ_TMP/ctlbyte.json"
 printf '{"name":"x"}\0' >"$VQ_TMP/nul.json"
-for f in bom empty ctlbyte nul; do
+printf '\x7f' >"$VQ_TMP/del.json"
+for f in bom empty ctlbyte nul del; do
 	vq_ctl policy load "$VQ_TMP/$f.json" >/dev/null 2>"$VQ_TMP/err"
 	check "policy load $f.json: exit code (usage)" 2 $?
 	check "... the daemon's words" "vqtunectl: $("$VQTUNED" --check-policy "$VQ_TMP/$f.json" 2>&1)" \
@@ -146,6 +173,8 @@ for f in bom empty ctlbyte nul; do
 done
 check "... BOM named" "vqtunectl: $VQ_TMP/bom.json:1:1: file starts with a UTF-8 byte order mark; \
 save it without one" "$(vq_ctl policy load "$VQ_TMP/bom.json" 2>&1)"
+check "... DEL named, not quoted raw" "vqtunectl: $VQ_TMP/del.json:1:1: byte 0x7F is not JSON \
+text (a control character)" "$(vq_ctl policy load "$VQ_TMP/del.json" 2>&1)"
 check "... policy unchanged" "$before" "$(snap)"
 
 # ---- a directory is named as one, not "Input/output error", and changes nothing
@@ -295,6 +324,15 @@ printf '{\n  "name": "x\x01"}\n' >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP with byte 0x01 handled (reload $seen logged)" hup_wait $seen
 check_true "... the log names the byte and its place" \
 	grep -qF "policy $POL:2:13: byte 0x01 is not JSON text (a control character)" "$VQ_TMP/vqtuned.log"
+# DEL (0x7F) likewise, in the log, the event and the log's line of the event
+printf '{\n  "name": 1\x7f}\n' >"$POL"
+seen=$((seen + 1)); check_true "SIGHUP with byte 0x7F handled (reload $seen logged)" hup_wait $seen
+want="$POL:2:12: byte 0x7F is not JSON text (a control character)"
+check_true "... the log names the byte and its place" grep -qF "<3>policy $want" "$VQ_TMP/vqtuned.log"
+check "... so does the event" "policy reload (SIGHUP) rejected, 'observe-set (modified)' stays \
+in force: $want" "$(ev_last_error)"
+check_true "... and the log's line of it" grep -qF "stays in force: $want" "$VQ_TMP/vqtuned.log"
+check "... no raw DEL in the log" 0 "$(grep -c $'\x7f' "$VQ_TMP/vqtuned.log")"
 # an error that quotes a backslash (jansson's "invalid escape near '"a\q'"): the log and the
 # event give it in the same (display) form, the backslash doubled in both
 printf '{\n "name": "a\\q"}\n' >"$POL"
@@ -307,6 +345,9 @@ check "... the log's first error, in display form" "$POL:2:13: invalid escape ne
 	"$first"
 check "... the event gives that same text" "policy reload (SIGHUP) rejected, 'observe-set \
 (modified)' stays in force: $first" "$(ev_last_error)"
+check "... and so does the log's line of that event" "stays in force: $first" \
+	"$(tail -n "+$((lines + 1))" "$VQ_TMP/vqtuned.log" | grep -m1 '^<6>event [0-9]*: error' |
+	   grep -o 'stays in force: .*')"
 : >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP with an empty file handled (reload $seen logged)" hup_wait $seen
 check "... the event says it is empty" "policy reload (SIGHUP) rejected, 'observe-set (modified)' \

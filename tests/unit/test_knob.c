@@ -365,7 +365,7 @@ static void test_readback_updates_model(void **state)
 }
 
 /*
- * A refused sysfs write names the device, the knob and its instance, never the file: the
+ * A refused sysfs write names the device (raw), the knob and its instance, never the file: the
  * sysfs root of a named namespace is the daemon's private mount, of no use to a client.
  */
 static void test_write_error_names_knob_not_path(void **state)
@@ -386,6 +386,12 @@ static void test_write_error_names_knob_not_path(void **state)
 	assert_int_equal(knob_write(d, &ki, 4096, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "vb: bql-limit-max tx-1: No such file or directory");
 	assert_null(strstr(err, "/"));
+
+	/* the name raw: the API reply, event or log that shows @err gives its display form */
+	snprintf(d->name, sizeof(d->name), "ve\xff" "0");
+	assert_int_equal(knob_write(d, &ki, 4096, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "ve\xff" "0: bql-limit-max tx-1: No such file or directory");
+	snprintf(d->name, sizeof(d->name), "vb");
 
 	/* EINVAL without extack text: a hint, not the bare errno text (queue -1: EINVAL) */
 	ki.prov = KP_VQPAIR;

@@ -553,6 +553,7 @@ static void test_check_file_text(void **state)
 		{ "{\"name\":\"x\",\x01}\n", 15, ":1:13",
 		  "byte 0x01 is not JSON text (a control character)" },
 		{ "{\"name\":\n \"x\xff\"}\n", 17, ":2:4", "byte 0xFF is not JSON text (not UTF-8)" },
+		{ "\x7f", 1, ":1:1", "byte 0x7F is not JSON text (a control character)" },
 		{ "\x89PNG\r\n", 6, ":1:1", "byte 0x89 is not JSON text (not UTF-8)" },
 		{ "{\"name\": 1\x00}", 13, ":1:11", "a NUL byte is not allowed in JSON text" },
 		{ "", 0, "", "file is empty" },

@@ -2,13 +2,15 @@
 /*
  * test_policy_put: which field an error of a PUT names (policy_validate_put(),
  * policy_parse()): of an inverted bound pair, the bound the request changed from the policy
- * it replaces.
+ * it replaces; a control character (C0, DEL or C1) in a string names the string's field; a
+ * real out of range is shown with the digits that tell it from the bound.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -85,10 +87,84 @@ static void test_put_blames_changed_bound(void **state)
 	policy_set(&prev);
 }
 
+/* PUT body @text is refused 422 naming @field with @msg; the policy in force is unchanged. */
+static void put_refused(const char *text, const char *field, const char *msg)
+{
+	struct policy p;
+	json_t *obj = json_loads(text, 0, NULL), *err = NULL, *e;
+	char was[sizeof(p.name)];
+
+	assert_non_null(obj);
+	snprintf(was, sizeof(was), "%s", policy_get()->name);
+	assert_int_equal(policy_parse(obj, text, strlen(text), &p, &err), 422);
+	e = json_object_get(err, "error");
+	assert_string_equal(json_string_value(json_object_get(e, "code")), "out_of_range");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), field);
+	assert_string_equal(json_string_value(json_object_get(e, "message")), msg);
+	assert_string_equal(policy_get()->name, was);
+	json_decref(err);
+	json_decref(obj);
+}
+
+/*
+ * policies/README: no control characters in name or a select entry. C1 controls (U+0080..
+ * U+009F; U+009B is CSI, "\u009b[2J" clears a terminal that shows the name) are refused
+ * as C0 and DEL are; U+00A0, the first character after them, is not one.
+ */
+static void test_c1_controls_refused(void **state)
+{
+	static const char *const names[] = { "a\\u009b[2J", "a\\u0080", "a\\u009f",
+					     "a\\u007f", "a\\u001b" };
+	char text[128];
+	struct policy p;
+	json_t *obj, *err = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\":\"%s\"}", names[i]);
+		put_refused(text, "name", "name: must not contain control characters");
+		snprintf(text, sizeof(text), "{\"select\":{\"names\":[\"x\", \"%s\"]}}",
+			 names[i]);
+		put_refused(text, "select.names[1]",
+			    "select.names[1]: must not contain control characters");
+		snprintf(text, sizeof(text), "{\"select\":{\"drivers\":[\"%s\"]}}", names[i]);
+		put_refused(text, "select.drivers[0]",
+			    "select.drivers[0]: must not contain control characters");
+	}
+	obj = json_loads("{\"name\":\"a\\u00a0b\"}", 0, NULL);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 0);
+	assert_string_equal(p.name, "a\xc2\xa0" "b");
+	json_decref(obj);
+	/* an unknown key holding one is named with '?' in its place, as a C0 control is */
+	obj = json_loads("{\"a\\u009b[2J\": 1}", 0, NULL);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 400);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(err, "error"),
+							       "field")), "a?[2J");
+	json_decref(err);
+	json_decref(obj);
+}
+
+/* 100.00000000000001 is above 100: said so, never as "100 is above the maximum 100" */
+static void test_real_range_digits(void **state)
+{
+	put_refused("{\"guard\":{\"rollback_worse_pct\":100.00000000000001}}",
+		    "guard.rollback_worse_pct", "guard.rollback_worse_pct: 100.00000000000001 is "
+		    "above the maximum 100");
+	put_refused("{\"guard\":{\"rollback_worse_pct\":-0.000000000000001}}",
+		    "guard.rollback_worse_pct", "guard.rollback_worse_pct: -1e-15 is below the "
+		    "minimum 0");
+	/* 16 digits read this one back: the 17th is not added */
+	put_refused("{\"guard\":{\"hysteresis_pct\":50.000000000000007}}",
+		    "guard.hysteresis_pct", "guard.hysteresis_pct: 50.00000000000001 is above the "
+		    "maximum 50");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_blames_changed_bound),
+		cmocka_unit_test(test_c1_controls_refused),
+		cmocka_unit_test(test_real_range_digits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,6 +282,16 @@ static void test_json_text_faults(void **state)
 		{ "{\"value\":1,\n", "line 2 column 1: string or '}' expected near end of file" },
 		/* a control byte after the fault jansson found is not the fault */
 		{ "{\"a\" 1\x01}", "line 1 column 6: ':' expected near '1'" },
+		/* DEL and the C1 controls (CSI: U+009B) outside a string, named like 0x01 ... */
+		{ "\x7f", "line 1 column 1: byte 0x7F is not JSON text (a control character)" },
+		{ "{\"value\":1\x7f}", "line 1 column 11: byte 0x7F is not JSON text (a control "
+		  "character)" },
+		{ "{\"value\":1,\xc2\x9b}", "line 1 column 12: U+009B is not JSON text (a control "
+		  "character)" },
+		/* ... a string may hold them (RFC 8259 7): jansson's fault, its quote not raw */
+		{ "{\"r\":\"\\\"\x7f\", x}", "line 1 column 13: string or '}' expected near 'x'" },
+		{ "{\"r\":\"x\x7f\xc2\x9b", "line 1 column 9: premature end of input near "
+		  "'\"x<U+007F><U+009B>'" },
 	};
 	size_t i;
 	int st;

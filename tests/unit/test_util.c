@@ -63,6 +63,40 @@ static void test_json_str(void **state)
 	json_decref(j);
 }
 
+/* C0, DEL and C1 are control characters; the printable neighbours of each are not */
+static void test_control_len(void **state)
+{
+	assert_int_equal(util_control_len("\x01x"), 1);
+	assert_int_equal(util_control_len(""), 1);		/* NUL */
+	assert_int_equal(util_control_len("\x1f"), 1);
+	assert_int_equal(util_control_len(" "), 0);
+	assert_int_equal(util_control_len("~"), 0);
+	assert_int_equal(util_control_len("\x7f"), 1);
+	assert_int_equal(util_control_len("\xc2\x80"), 2);	/* U+0080 */
+	assert_int_equal(util_control_len("\xc2\x9b[2J"), 2);	/* CSI */
+	assert_int_equal(util_control_len("\xc2\x9f"), 2);
+	assert_int_equal(util_control_len("\xc2\xa0"), 0);	/* NBSP: printable */
+	assert_int_equal(util_control_len("\xc2"), 0);		/* cut sequence: not a control */
+	assert_int_equal(util_control_len("\xc3\xa9"), 0);
+}
+
+/* the shortest of %.15g..%.17g that reads back: never a number shown as its neighbour */
+static void test_real_str(void **state)
+{
+	char buf[UTIL_REAL_MAX_BYTES];
+
+	assert_string_equal(util_real_str(100, buf, sizeof(buf)), "100");
+	assert_string_equal(util_real_str(0.1, buf, sizeof(buf)), "0.1");
+	assert_string_equal(util_real_str(100.00000000000001, buf, sizeof(buf)),
+			    "100.00000000000001");
+	assert_string_equal(util_real_str(-0.30000000000000004, buf, sizeof(buf)),
+			    "-0.30000000000000004");
+	assert_string_equal(util_real_str(1e300, buf, sizeof(buf)), "1e+300");
+	assert_string_equal(util_real_str(-1.7976931348623157e308, buf, sizeof(buf)),
+			    "-1.7976931348623157e+308");
+	assert_int_equal(strlen(util_real_str(-2.2250738585072014e-308, buf, sizeof(buf))), 24);
+}
+
 static void test_write_durable(void **state)
 {
 	char dir[] = "/tmp/vqtest-util.XXXXXX", path[64], buf[16] = { 0 };
@@ -95,6 +129,8 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_display_truncates_cleanly),
 		cmocka_unit_test(test_json_str),
+		cmocka_unit_test(test_control_len),
+		cmocka_unit_test(test_real_str),
 		cmocka_unit_test(test_write_durable),
 	};
 

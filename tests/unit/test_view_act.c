@@ -10,7 +10,10 @@
  * - pause and resume of a vqpair back end are refused as a set on it is (422 unsupported);
  * - an unmanaged device is 403 read_only pointing to --manage, except a loopback device,
  *   which --manage never makes writable; "reason" says which, by IFF_LOOPBACK and never by
- *   the name "lo".
+ *   the name "lo";
+ * - a set's event reason names the device raw (the event shows it in display form once),
+ *   and a kernel refusal's 502 message shows the raw name of knob_write() in display form
+ *   once: q"\ reads q"\\, byte 0xFF reads \xff.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -45,7 +48,13 @@ static struct device host = { .ns = &ns, .name = "eth0" };
 static struct netns ns_b = { .name = "b" };
 static struct device lo7 = { .ns = &ns_b, .name = "lo7", .flags = IFF_LOOPBACK };
 static struct device fake_lo = { .ns = &ns_b, .name = "lo" };
+/* names that the display form changes: a quote and a backslash, a byte that is not UTF-8 */
+static struct device quoted = { .ns = &ns, .name = "q\"\\", .managed = true };
+static struct device ff = { .ns = &ns, .name = "ve\xff" "0", .managed = true };
 static int n_events, n_sets;
+/* act_set(): the reason it was given; with set_refused, it fails as a kernel refusal */
+static char set_reason[192];
+static bool set_refused;
 
 const struct knob_desc knob_table[K_NUM] = {
 	[K_DEFER_HARD_IRQS] = { "defer-hard-irqs", "count", 0, 2147483647, false, "" },
@@ -57,7 +66,7 @@ const struct knob_desc knob_table[K_NUM] = {
 
 struct device *dev_resolve(const char *sel, int *err)
 {
-	struct device *all[] = { &veth, &back, &front, &lo, &host, &lo7, &fake_lo };
+	struct device *all[] = { &veth, &back, &front, &lo, &host, &lo7, &fake_lo, &quoted, &ff };
 	const char *name = strchr(sel, ':');
 	size_t i;
 
@@ -112,7 +121,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 	struct knob_inst two[2];
 	unsigned int i;
 
-	if (d != &veth)
+	if (d != &veth && d != &quoted && d != &ff)
 		return 0;
 	if (k == K_GRO_FLUSH_TIMEOUT) {
 		napi_inst(&two[0], k, NAPI_A, -1);
@@ -153,8 +162,15 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 			enum act_who who, bool pin, const char *reason, uint64_t *oldv,
 			uint64_t *newv, char *err, size_t errlen)
 {
-	(void)d, (void)ki, (void)who, (void)pin, (void)reason, (void)err, (void)errlen;
+	(void)who, (void)pin;
 	n_sets++;
+	snprintf(set_reason, sizeof(set_reason), "%s", reason);
+	if (set_refused) {
+		/* as knob_write() words it: the raw name */
+		snprintf(err, errlen, "%s: %s %s: Operation not supported", d->name,
+			 knob_table[ki->k].name, ki->inst);
+		return ACT_EKERNEL;
+	}
 	*oldv = 0;
 	*newv = v;
 	return ACT_OK;
@@ -422,6 +438,31 @@ static void test_read_only_words(void **state)
 	assert_int_equal(n_sets, 0);
 }
 
+/* names go into reasons and messages raw: the event and apierr_new() show them once */
+static void test_names_shown_once(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	assert_int_equal(put("lab:q\"\\", "gro-flush-timeout", "{\"value\":5}", &r), 200);
+	assert_string_equal(set_reason, "manual set of gro-flush-timeout on lab:q\"\\");
+	json_decref(r);
+	set_refused = true;
+	assert_int_equal(put("lab:ve\xff" "0", "gro-flush-timeout", "{\"value\":5}", &r), 502);
+	set_refused = false;
+	assert_string_equal(set_reason, "manual set of gro-flush-timeout on lab:ve\xff" "0");
+	assert_string_equal(err_str(r, "code"), VQ_ERR_KERNEL);
+	assert_string_equal(err_str(r, "message"),
+			    "ve\\xff0: gro-flush-timeout napi-3377: Operation not supported");
+	json_decref(r);
+	/* a 404 naming the device alike */
+	assert_int_equal(put("lab:q\"\\", "defer-hard-irqs", "{\"value\":1,\"queue\":7}", &r),
+			 404);
+	assert_string_equal(err_str(r, "message"), "q\"\\\\ has no defer-hard-irqs instance on "
+			    "queue 7 (its instances: napi-3377 napi-3376)");
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_pause_back_end),
 		cmocka_unit_test(test_read_only_words),
 		cmocka_unit_test(test_unknown_knob_first),
+		cmocka_unit_test(test_names_shown_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,9 @@ test_knob_OBJS := daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c da
 		  daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c
 UNIT_TESTS += util
 test_util_OBJS := daemon/util.c
+# event log: reasons in display form once, in the JSON and the log line
+UNIT_TESTS += act_event
+test_act_event_OBJS := daemon/act_event.c daemon/util.c daemon/log.c
 
 # controllers (pure laws + guard) in closed loop against tests/unit/plant.c models (owner: law)
 UNIT_TESTS += law_qlimit law_poll law_zc guard
