@@ -182,7 +182,7 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 		return ctl_usage_error("policy", "KEY: '%s' is not a dotted path of objects "
 				       "in the policy", key);
 	}
-	if (!err && json_equal(p, before)) {
+	if (!err && ctl_policy_same(p, before)) {
 		/* nothing to change: no PUT, no event, the name stays */
 		if (ctl_json_mode)
 			ctl_print_json(r);

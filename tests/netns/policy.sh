@@ -174,6 +174,22 @@ vq_ctl policy load "$VQ_ROOT/policies/balanced.json" >/dev/null 2>"$VQ_TMP/err"
 check "policy load balanced.json (mode active): exit code" 0 $?
 check "... name" balanced "$(field "['name']")"
 check "... mode" active "$(field "['mode']")"
+# a value equal to the one in force, as JSON reads it, changes nothing: no PUT, no rename
+ev_before=$(vq_ctl --json status | vq_json "d['last_event_id']")
+for kv in "objective.event_budget_per_s 20000" "guard.hysteresis_pct 4" \
+	"guard.step_factor_max 2.0" "controllers.qlimit.tx_full_mode {}" \
+	'controllers.qlimit.tx_full_mode {"max":1}'; do
+	vq_ctl policy set ${kv%% *} "${kv#* }" >"$VQ_TMP/out"
+	check "policy set $kv: unchanged, nothing sent" \
+		"policy 'balanced': ${kv%% *} unchanged, nothing sent" "$(cat "$VQ_TMP/out")"
+done
+check "... name kept" balanced "$(field "['name']")"
+check "... no event" "$ev_before" "$(vq_ctl --json status | vq_json "d['last_event_id']")"
+# an object sets the members it gives and keeps the others
+vq_ctl policy set controllers.qlimit.tx_full_mode '{"max":0}' >"$VQ_TMP/out"
+check "policy set tx_full_mode {\"max\":0}: min kept" \
+	"policy 'balanced (modified)': controllers.qlimit.tx_full_mode {\"min\":0,\"max\":1} -> \
+{\"min\":0,\"max\":0}" "$(cat "$VQ_TMP/out")"
 
 # ---- PUT: a good variant replaces it; set of one key keeps the rest; a real is refused
 sed 's/"name": "observe"/"name": "observe-put"/' "$VQ_ROOT/policies/observe.json" \

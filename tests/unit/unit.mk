@@ -32,6 +32,9 @@ test_http_parse_OBJS := daemon/http_parse.c
 UNIT_TESTS += ctl_fmt ctl_table
 test_ctl_fmt_OBJS := ctl/fmt.c ctl/jpath.c
 test_ctl_table_OBJS := ctl/table.c
+# policy set: objects set member by member, "unchanged" judged on values
+UNIT_TESTS += ctl_jpath
+test_ctl_jpath_OBJS := ctl/jpath.c ctl/fmt.c
 # knobs text: a driver's rule under the table
 UNIT_TESTS += ctl_output
 test_ctl_output_OBJS := ctl/output.c ctl/table.c ctl/fmt.c ctl/jpath.c
