@@ -49,7 +49,7 @@ struct policy {
 	struct policy_select names;	/* fnmatch(3) globs on the device name */
 	struct policy_select netns;	/* netns names; "" (or "-") is the daemon's own */
 	bool enabled[POLICY_CTL_NUM];	/* the decide stage calls this law at all */
-	uint32_t throughput_floor_pct;	/* % of a queue's TX rate a step may not give up
+	double throughput_floor_pct;	/* % of a queue's TX rate a step may not give up
 					 * (decide.c floor_check(); 0: no floor) */
 	struct law_policy law;		/* targets, per-knob bounds, guard */
 };

@@ -37,7 +37,7 @@
 const struct pnum policy_objective_nums[] = {
 	{ "latency_target_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(latency_target_ns) },
 	{ "event_budget_per_s", PT_DBL, true, 1, EVENT_BUDGET_MAX, 1, 1, LAWF(event_budget_per_s) },
-	{ "throughput_floor_pct", PT_U32, false, 0, 100, 1, 1,
+	{ "throughput_floor_pct", PT_DBL, true, 0, 100, 1, 1,
 	  offsetof(struct policy, throughput_floor_pct) },
 	{ 0 }
 };
