@@ -91,6 +91,26 @@ static bool leading_zero(const char *digits)
 	return digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9';
 }
 
+/*
+ * --manage GLOB: checked as a policy's select.names entry is, so an empty or malformed glob
+ * (fnmatch(3) would read "eth[0" literally and manage nothing) is refused by name.
+ */
+static int opt_manage(struct opts *o, const char *glob)
+{
+	char why[POLICY_MSG_MAX];
+
+	if (o->n_manage == MAX_GLOBS) {
+		fprintf(stderr, "vqtuned: --manage: at most %d\n", MAX_GLOBS);
+		return -EINVAL;
+	}
+	if (policy_glob_check(glob, why, sizeof(why))) {
+		fprintf(stderr, "vqtuned: --manage: %s\n", why);
+		return -EINVAL;
+	}
+	o->manage[o->n_manage++] = glob;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -162,11 +182,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->netns[o->n_netns++] = optarg;
 			break;
 		case 'm':
-			if (o->n_manage == MAX_GLOBS) {
-				fprintf(stderr, "vqtuned: --manage: at most %d\n", MAX_GLOBS);
+			if (opt_manage(o, optarg))
 				return -EINVAL;
-			}
-			o->manage[o->n_manage++] = optarg;
 			break;
 		case 'C':
 			if (o->check) {

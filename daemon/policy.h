@@ -125,6 +125,15 @@ const struct policy *policy_get(void);
 json_t *policy_to_json(const struct policy *p);
 json_t *policy_json(void);
 
+/*
+ * Whether @g is a device-name glob vqtuned can use, as a select.names entry or a vqtuned
+ * --manage GLOB: not empty (it would match no device), and one fnmatch(3) reads as written
+ * (policy_schema.h, policy_glob_error()). 0, or -EINVAL with the reason in @why (@len bytes,
+ * POLICY_MSG_MAX holds it for a select entry): "'eth[0-3' is not a valid fnmatch(3) glob:
+ * '[' without its closing ']' (byte 4)".
+ */
+int policy_glob_check(const char *g, char *why, size_t len);
+
 /* Whether the policy manages this device: every non-empty select list must match. */
 bool policy_selects(const struct policy *p, const char *driver, const char *name,
 		    const char *netns);

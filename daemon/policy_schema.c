@@ -5,6 +5,7 @@
  * the knobs themselves accept; and a policy shown back as JSON from the same tables, so
  * policy_to_json() gives exactly what policy_validate() (policy.c) takes.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -257,6 +258,22 @@ static long glob_bracket(const char *g, const char **why)
 		return (long)i;
 	*why = "'[' without its closing ']'";
 	return -1;
+}
+
+int policy_glob_check(const char *g, char *why, size_t len)
+{
+	const char *fault;
+	size_t at;
+
+	if (!*g) {
+		snprintf(why, len, "an empty glob matches no device name");
+		return -EINVAL;
+	}
+	fault = policy_glob_error(g, &at);
+	if (!fault)
+		return 0;
+	snprintf(why, len, "'%s' is not a valid fnmatch(3) glob: %s (byte %zu)", g, fault, at + 1);
+	return -EINVAL;
 }
 
 const char *policy_glob_error(const char *g, size_t *at)

@@ -308,6 +308,7 @@ static void test_select_globs(void **state)
 		{ "eth\\", "'\\' at the end escapes nothing", 3 },
 	};
 	const char *t = "{\"select\": {\n\t\"names\": [\"eth*\", \"eth[0-3\"]\n}}";
+	char why[POLICY_MSG_MAX];
 	struct policy p;
 	size_t i, at;
 
@@ -325,6 +326,13 @@ static void test_select_globs(void **state)
 	assert_int_equal(errs.n, 1);
 	expect_error(0, 422, "select.names[1]", 2, 20, "'eth[0-3' is not a valid fnmatch(3) glob: "
 		     "'[' without its closing ']' (byte 4)");
+	/* the words vqtuned --manage GLOB gives too, and an empty glob named as one */
+	assert_int_equal(policy_glob_check("eth[0", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'eth[0' is not a valid fnmatch(3) glob: '[' without its closing "
+			    "']' (byte 4)");
+	assert_int_equal(policy_glob_check("", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "an empty glob matches no device name");
+	assert_int_equal(policy_glob_check("eth[0-3]", why, sizeof(why)), 0);
 }
 
 /* every mode validates and installs; an unknown mode is refused naming the field */
