@@ -170,6 +170,38 @@ for f in "$VQ_ROOT"/policies/*.json; do
 done
 n=$(ls "$VQ_ROOT"/policies/*.json | wc -l)
 check "four shipped policies" 4 "$n"
+# ---- size: a file may be as large as vqtuned takes one (1 MiB); what policy load sends is
+# its compact JSON, which must fit the API's 64 KiB body limit
+pad() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.update(json.loads(sys.argv[3]))
+print(json.dumps(d, indent=int(sys.argv[2])))' "$VQ_ROOT/policies/balanced.json" "$@"; }
+pad 360 '{}' >"$VQ_TMP/indented.json"
+check_true "indented balanced.json is over 64 KiB ($(stat -c %s "$VQ_TMP/indented.json"))" \
+	test "$(stat -c %s "$VQ_TMP/indented.json")" -gt 65536
+check "... --check-policy: valid" "$VQ_TMP/indented.json: valid: 'balanced', mode active" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/indented.json" 2>&1)"
+check "... policy load: installed" "policy 'balanced' installed, mode active" \
+	"$(vq_ctl policy load "$VQ_TMP/indented.json" 2>&1)"
+pad 1 "{\"x\": \"$(head -c 70000 /dev/zero | tr '\0' a)\"}" >"$VQ_TMP/wide.json"
+n=$(python3 -c 'import json, sys; print(len(json.dumps(json.load(open(sys.argv[1])), separators=(",", ":"))))' \
+	"$VQ_TMP/wide.json")
+before_size=$(snap)
+vq_ctl policy load "$VQ_TMP/wide.json" >/dev/null 2>"$VQ_TMP/err"
+check "policy load of $n compact bytes: exit code (usage)" 2 $?
+check "... names the compact size and the body limit" "vqtunectl: $VQ_TMP/wide.json: $n bytes as \
+compact JSON, above the API's 65536-byte body limit" "$(cat "$VQ_TMP/err")"
+check "... policy unchanged" "$before_size" "$(snap)"
+pad 4000 '{}' >"$VQ_TMP/huge.json"
+n=$(stat -c %s "$VQ_TMP/huge.json")
+"$VQTUNED" --check-policy "$VQ_TMP/huge.json" >/dev/null 2>"$VQ_TMP/err"
+check "--check-policy of $n bytes: exit code" 1 $?
+check "... names the limit" "$VQ_TMP/huge.json: larger than the 1048576-byte limit of a policy \
+file (1 MiB)" "$(cat "$VQ_TMP/err")"
+vq_ctl policy load "$VQ_TMP/huge.json" >/dev/null 2>"$VQ_TMP/err"
+check "... policy load: exit code (usage)" 2 $?
+check "... in the same words" "vqtunectl: $("$VQTUNED" --check-policy "$VQ_TMP/huge.json" 2>&1)" \
+	"$(cat "$VQ_TMP/err")"
+check "... policy unchanged" "$before_size" "$(snap)"
+
 vq_ctl policy load "$VQ_ROOT/policies/balanced.json" >/dev/null 2>"$VQ_TMP/err"
 check "policy load balanced.json (mode active): exit code" 0 $?
 check "... name" balanced "$(field "['name']")"
