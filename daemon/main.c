@@ -31,6 +31,7 @@
 #include "policy.h"
 #include "runtime.h"
 #include "sample.h"
+#include "token.h"
 #include "util.h"
 #include "vqtune_api.h"
 
@@ -108,6 +109,27 @@ static int opt_manage(struct opts *o, const char *glob)
 		return -EINVAL;
 	}
 	o->manage[o->n_manage++] = glob;
+	return 0;
+}
+
+/*
+ * --token-file FILE: a file with no token in it (empty, white space only) would let no
+ * client write, so it is refused before anything is opened, by the rule vqtunectl -T reads
+ * a token file with (token_read()). api_start() reads the token itself.
+ */
+static int opt_token_check(const char *file)
+{
+	char why[TOKEN_WHY_BYTES], *tok = NULL;
+	size_t len = 0;
+	int err = token_read(file, &tok, &len);
+
+	if (err) {
+		fprintf(stderr, "vqtuned: --token-file: '%s' %s\n", file,
+			token_strerror(err, why, sizeof(why)));
+		return -EINVAL;
+	}
+	explicit_bzero(tok, len);
+	free(tok);
 	return 0;
 }
 
@@ -215,7 +237,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			"on the TCP listener only (the unix socket is guarded by its file mode)\n");
 		return -EINVAL;
 	}
-	return 0;
+	return o->token_file ? opt_token_check(o->token_file) : 0;
 }
 
 /* sd_notify(3) by hand: one datagram to $NOTIFY_SOCKET, no libsystemd needed. */
