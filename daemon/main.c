@@ -498,7 +498,7 @@ err_api:
 	/* a knob that could not be put back (also one whose device is gone) fails the exit */
 	lost = act_changed_count() || json_array_size(restore_failed);
 	log_info("restored %d knob(s)%s", ret,
-		 lost ? "; some could not be restored (see above)" : "");
+		 lost ? "; some could not be restored, or the journal not saved (see above)" : "");
 	if (lost)
 		rc = 1;
 	json_decref(restore_failed);
