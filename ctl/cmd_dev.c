@@ -416,6 +416,22 @@ static const char *ctl_nonempty(const char *s)
 	return s && *s ? s : "-";
 }
 
+/* One failure of a restore on stderr: a knob's, or the journal's (docs/api.md). */
+static void ctl_restore_failure(const json_t *f)
+{
+	const char *journal = json_string_value(json_object_get(f, "journal"));
+	const char *msg = json_string_value(json_object_get(f, "message")) ?: "failed";
+
+	if (journal) {
+		fprintf(stderr, CTL_PROG ": restore: journal %s: %s\n", journal, msg);
+		return;
+	}
+	fprintf(stderr, CTL_PROG ": restore %s %s %s: %s\n",
+		json_string_value(json_object_get(f, "device")) ?: "-",
+		json_string_value(json_object_get(f, "knob")) ?: "-",
+		ctl_nonempty(json_string_value(json_object_get(f, "instance"))), msg);
+}
+
 int cmd_restore(struct ctl_conn *c, int argc, char **argv)
 {
 	json_t *r, *f;
@@ -438,11 +454,7 @@ int cmd_restore(struct ctl_conn *c, int argc, char **argv)
 	}
 	/* failures always go to stderr too, so scripts see them */
 	json_array_foreach(json_object_get(r, "failed"), i, f)
-		fprintf(stderr, CTL_PROG ": restore %s %s %s: %s\n",
-			json_string_value(json_object_get(f, "device")) ?: "-",
-			json_string_value(json_object_get(f, "knob")) ?: "-",
-			ctl_nonempty(json_string_value(json_object_get(f, "instance"))),
-			json_string_value(json_object_get(f, "message")) ?: "failed");
+		ctl_restore_failure(f);
 	json_decref(r);
 	return nfail ? VQ_EXIT_ERROR : VQ_EXIT_OK;
 }

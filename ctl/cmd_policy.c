@@ -41,8 +41,8 @@ static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
 }
 
 /*
- * Reads all of @file ("-": stdin) into *text, at most one byte past the API's body limit
- * (the daemon refuses more). Returns 0, or -errno (-EFBIG past the limit).
+ * Reads all of @file ("-": stdin) into *text, at most one byte past the limit of a policy
+ * file (vqtuned's for --policy and -C). Returns 0, or -errno (-EFBIG past the limit).
  */
 static int ctl_read_all(const char *file, char **text, size_t *len)
 {
@@ -53,14 +53,14 @@ static int ctl_read_all(const char *file, char **text, size_t *len)
 	*text = NULL;
 	if (!f)
 		return -errno;
-	buf = malloc(VQ_API_BODY_MAX_BYTES + 1);
+	buf = malloc(VQ_POLICY_FILE_MAX_BYTES + 1);
 	if (!buf)
 		err = -ENOMEM;
 	if (buf) {
-		*len = fread(buf, 1, VQ_API_BODY_MAX_BYTES + 1, f);
+		*len = fread(buf, 1, VQ_POLICY_FILE_MAX_BYTES + 1, f);
 		if (ferror(f))
 			err = -EIO;
-		else if (*len > VQ_API_BODY_MAX_BYTES)
+		else if (*len > VQ_POLICY_FILE_MAX_BYTES)
 			err = -EFBIG;
 	}
 	if (f != stdin)
@@ -73,11 +73,27 @@ static int ctl_read_all(const char *file, char **text, size_t *len)
 }
 
 /*
+ * What is sent of a policy file is its compact JSON (ctl_request()): that, not the file
+ * with its indentation, must fit the API's body limit. False (said so) when it does not.
+ */
+static bool ctl_policy_body_fits(const char *file, const json_t *policy)
+{
+	size_t n = json_dumpb(policy, NULL, 0, JSON_COMPACT);
+
+	if (n <= VQ_API_BODY_MAX_BYTES)
+		return true;
+	fprintf(stderr, CTL_PROG ": %s: %zu bytes as compact JSON, above the API's %d-byte body "
+		"limit\n", file, n, VQ_API_BODY_MAX_BYTES);
+	return false;
+}
+
+/*
  * Reads FILE ("-": stdin) and validates that it is one JSON object before anything is
  * sent; errors name FILE:LINE:COLUMN in the daemon's words (apierr_json_text_error():
  * empty file, byte order mark, bytes that are no JSON text), else jansson's; a directory
  * is named as one (exit 2). A {"policy":{...}} wrapper (what `--json policy show` prints)
- * is unwrapped.
+ * is unwrapped. The file may be as large as vqtuned takes one (VQ_POLICY_FILE_MAX_BYTES);
+ * what is sent, compacted, must fit the API's body limit.
  */
 static int ctl_policy_load(struct ctl_conn *c, const char *file)
 {
@@ -96,11 +112,11 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 	}
 	ret = ctl_read_all(file, &text, &len);
 	if (ret) {
+		fprintf(stderr, CTL_PROG ": %s: ", file);
 		if (ret == -EFBIG)
-			fprintf(stderr, CTL_PROG ": %s: larger than the API's %d-byte body limit\n",
-				file, VQ_API_BODY_MAX_BYTES);
+			fprintf(stderr, VQ_POLICY_FILE_TOO_BIG_FMT "\n", VQ_POLICY_FILE_MAX_BYTES);
 		else
-			fprintf(stderr, CTL_PROG ": %s: %s\n", file, strerror(-ret));
+			fprintf(stderr, "%s\n", strerror(-ret));
 		return VQ_EXIT_USAGE;
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -118,10 +134,9 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 		return VQ_EXIT_USAGE;
 	}
 	inner = json_object_get(root, "policy");
-	if (json_object_size(root) == 1 && json_is_object(inner))
-		ret = ctl_policy_put(c, inner);
-	else
-		ret = ctl_policy_put(c, root);
+	if (json_object_size(root) != 1 || !json_is_object(inner))
+		inner = root;
+	ret = ctl_policy_body_fits(file, inner) ? ctl_policy_put(c, inner) : VQ_EXIT_USAGE;
 	json_decref(root);
 	return ret;
 }
@@ -182,7 +197,7 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 		return ctl_usage_error("policy", "KEY: '%s' is not a dotted path of objects "
 				       "in the policy", key);
 	}
-	if (!err && json_equal(p, before)) {
+	if (!err && ctl_policy_same(p, before)) {
 		/* nothing to change: no PUT, no event, the name stays */
 		if (ctl_json_mode)
 			ctl_print_json(r);

@@ -140,7 +140,9 @@ const char *ctl_error_words(const char *code, const char *field, const char *rea
 
 /*
  * Set key "a.b.c" in obj to value (reference stolen, also on error), creating missing
- * intermediate objects. Returns 0, -EINVAL (empty path/segment, or a non-object in the
+ * intermediate objects. An object set where an object is sets the members it gives,
+ * recursively, and keeps the others (`policy set ...tx_full_mode '{}'` changes nothing);
+ * any other value replaces. Returns 0, -EINVAL (empty path/segment, or a non-object in the
  * way) or -ENOMEM.
  */
 int ctl_jpath_set(json_t *obj, const char *path, json_t *value);
@@ -162,11 +164,20 @@ const json_t *ctl_jpath_get(const json_t *obj, const char *path);
 char *ctl_policy_change_line(const json_t *before, const json_t *after, const char *key);
 
 /*
+ * Whether the policy @now holds what @before (as GET /v1/policy shows it) does, compared as
+ * JSON values the way the daemon reads them: a number by its value where @before holds a
+ * real (the field takes reals: 20000 is 20000.0), an integer against an integer exactly
+ * (a real in an integer field differs: the daemon refuses it); objects member by member in
+ * any order, arrays element by element; anything else as json_equal().
+ */
+bool ctl_policy_same(const json_t *now, const json_t *before);
+
+/*
  * After `policy set` turned the policy @before into @now (both as GET /v1/policy shows them):
  * unless the name itself was what changed, or nothing did, @now's name says it is no longer
  * the policy that name stands for: "NAME (modified)", appended once (a name that ends in it
- * keeps it), NAME cut at a UTF-8 character boundary so the whole fits 63 bytes. Returns 1
- * when it renamed, 0 when not, -ENOMEM.
+ * keeps it), NAME cut at a UTF-8 character boundary so the whole fits 63 bytes; "nothing"
+ * is ctl_policy_same(). Returns 1 when it renamed, 0 when not, -ENOMEM.
  */
 int ctl_policy_mark_modified(json_t *now, const json_t *before);
 

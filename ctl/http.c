@@ -4,19 +4,16 @@
  * `events --follow` keep their connection. Error replies are docs/api.md's
  * {"error":{"code","message","field","reason"}} and map to enum vq_exit.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <curl/curl.h>
 
 #include "ctl.h"
+#include "token.h"
 
 /* Largest reply we buffer: far above any real reply, bounds memory against a bad peer. */
 #define CTL_REPLY_MAX_BYTES	(64u * 1024 * 1024)
-/* Longest bearer token we accept from a token file. */
-#define CTL_TOKEN_MAX_BYTES	4096
 /* An error's CLI wording: a sentence naming DEV and KNOB (each under 1 KiB as sent). */
 #define CTL_ERROR_WORDS_BYTES	2048
 /* HTTP status classes. */
@@ -61,61 +58,29 @@ static size_t ctl_write_cb(char *p, size_t size, size_t n, void *arg)
 	return add;
 }
 
-/* Opens the token file for reading; prints why not (naming -T and the path) and gives NULL. */
-static FILE *ctl_open_token(const char *file)
-{
-	struct stat st;
-	FILE *f = fopen(file, "re");
-
-	if (!f) {
-		fprintf(stderr, CTL_PROG ": -T/--token-file: cannot open '%s': %s\n", file,
-			strerror(errno));
-		return NULL;
-	}
-	/* a directory opens fine and then reads as EISDIR: say what is wrong instead */
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, CTL_PROG ": -T/--token-file: '%s' is a directory, not a file "
-			"holding the token\n", file);
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
-/* Reads the token file's first line, trailing whitespace stripped. */
+/*
+ * The "Authorization: Bearer" header of the token in @file (token_read(): the rule vqtuned
+ * reads its --token-file by); prints why not, naming -T and the path, and gives NULL.
+ */
 static struct curl_slist *ctl_read_token(const char *file)
 {
-	char line[CTL_TOKEN_MAX_BYTES + 2], *hdr = NULL;
+	char why[TOKEN_WHY_BYTES], *tok = NULL, *hdr = NULL;
 	struct curl_slist *l = NULL;
-	FILE *f = ctl_open_token(file);
-	size_t n;
+	size_t n = 0;
+	int err = token_read(file, &tok, &n);
 
-	if (!f)
-		return NULL;
-	if (!fgets(line, sizeof(line), f)) {
-		if (ferror(f)) {
-			fprintf(stderr, CTL_PROG ": -T/--token-file: cannot read '%s': %s\n", file,
-				strerror(errno));
-			fclose(f);
-			return NULL;
-		}
-		line[0] = '\0';
-	}
-	fclose(f);
-	n = strlen(line);
-	while (n && isspace((unsigned char)line[n - 1]))
-		line[--n] = '\0';
-	if (!n || n > CTL_TOKEN_MAX_BYTES) {
-		fprintf(stderr, CTL_PROG ": -T/--token-file: '%s': %s\n", file,
-			n ? "token too long" : "empty (the token is its first line)");
+	if (err) {
+		fprintf(stderr, CTL_PROG ": -T/--token-file: '%s' %s\n", file,
+			token_strerror(err, why, sizeof(why)));
 		return NULL;
 	}
-	if (asprintf(&hdr, "Authorization: Bearer %s", line) < 0)
-		return NULL;
-	l = curl_slist_append(NULL, hdr);
-	explicit_bzero(hdr, strlen(hdr));
-	free(hdr);
-	explicit_bzero(line, sizeof(line));
+	if (asprintf(&hdr, "Authorization: Bearer %s", tok) >= 0) {
+		l = curl_slist_append(NULL, hdr);
+		explicit_bzero(hdr, strlen(hdr));
+		free(hdr);
+	}
+	explicit_bzero(tok, n);
+	free(tok);
 	return l;
 }
 

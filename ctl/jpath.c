@@ -11,6 +11,22 @@
 
 #include "ctl.h"
 
+/*
+ * Put @value (stolen) at @key of @obj: an object onto an object sets the members it gives,
+ * recursively, and keeps the others; anything else replaces what was there.
+ */
+static int ctl_jpath_put(json_t *obj, const char *key, json_t *value)
+{
+	json_t *old = json_object_get(obj, key);
+	int err;
+
+	if (!json_is_object(old) || !json_is_object(value))
+		return json_object_set_new(obj, key, value) ? -ENOMEM : 0;
+	err = json_object_update_recursive(old, value) ? -ENOMEM : 0;
+	json_decref(value);
+	return err;
+}
+
 int ctl_jpath_set(json_t *obj, const char *path, json_t *value)
 {
 	char *copy, *seg, *dot;
@@ -48,7 +64,7 @@ int ctl_jpath_set(json_t *obj, const char *path, json_t *value)
 	}
 	if (!*seg)
 		goto err_free_copy;
-	err = json_object_set_new(cur, seg, value) ? -ENOMEM : 0;
+	err = ctl_jpath_put(cur, seg, value);
 	free(copy);
 	return err;
 
@@ -75,6 +91,42 @@ const json_t *ctl_jpath_get(const json_t *obj, const char *path)
 		seg = dot + 1;
 	}
 	return NULL;
+}
+
+/* Numbers as the daemon reads them where @before's number was (ctl_policy_same()). */
+static bool ctl_number_same(const json_t *now, const json_t *before)
+{
+	if (json_is_integer(now) && json_is_integer(before))
+		return json_integer_value(now) == json_integer_value(before);
+	/* a real field takes an integer; an integer field refuses a real, so it is sent */
+	return json_is_real(before) && json_number_value(now) == json_number_value(before);
+}
+
+bool ctl_policy_same(const json_t *now, const json_t *before)
+{
+	const json_t *v;
+	const char *key;
+	size_t i;
+
+	if (json_is_number(now) && json_is_number(before))
+		return ctl_number_same(now, before);
+	if (json_is_object(now) && json_is_object(before)) {
+		if (json_object_size(now) != json_object_size(before))
+			return false;
+		json_object_foreach((json_t *)now, key, v)
+			if (!ctl_policy_same(v, json_object_get(before, key)))
+				return false;
+		return true;
+	}
+	if (json_is_array(now) && json_is_array(before)) {
+		if (json_array_size(now) != json_array_size(before))
+			return false;
+		for (i = 0; i < json_array_size(now); i++)
+			if (!ctl_policy_same(json_array_get(now, i), json_array_get(before, i)))
+				return false;
+		return true;
+	}
+	return json_equal(now, before);
 }
 
 /* A value as `policy set` takes it back: numbers as ctl_fmt_json_number(), else JSON. */
@@ -170,7 +222,7 @@ int ctl_policy_mark_modified(json_t *now, const json_t *before)
 	char buf[CTL_POLICY_NAME_MAX_BYTES + 1];
 
 	/* a new name was asked for, or nothing changed: the name is right as it is */
-	if (!name || !old || strcmp(name, old) || json_equal(now, before))
+	if (!name || !old || strcmp(name, old) || ctl_policy_same(now, before))
 		return 0;
 	n = strlen(name);
 	if (n >= sl && !strcmp(name + n - sl, CTL_POLICY_MODIFIED))

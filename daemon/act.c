@@ -239,20 +239,51 @@ unsigned int act_changed_count(void)
 	return n;
 }
 
+/*
+ * An entry of a previous run's journal whose knob holds its original already, at its first
+ * read: a restore the journal did not record (its save failed on a full state dir, or
+ * vqtuned died between the writes and the save), or a writer that put it back while no
+ * vqtuned ran. Nothing is owed and no one is fought: true, logged, for the caller to drop
+ * it, where an "outside" event would report a write nobody made and pin the knob.
+ */
+static bool entry_settled(struct entry *e, uint64_t value)
+{
+	char shown[4 * IFNAMSIZ + 1];
+	bool settled = e->unseen && e->changed && value == e->original;
+
+	e->unseen = false;
+	if (!settled)
+		return false;
+	util_name_display(e->device, shown, sizeof(shown));
+	log_info("journal: netns '%s' %s %s %s holds its original %" PRIu64 " already (restored "
+		 "after the journal's last save): nothing owed", e->netns, shown,
+		 knob_table[e->k].name, e->inst, e->original);
+	return true;
+}
+
 void act_check_outside(struct device *d)
 {
 	struct knob_inst ki;
 	unsigned int i;
 	bool dirty = false;
 
-	for (i = 0; i < act_n_entries; i++) {
-		struct entry *e = &act_entries[i];
+	i = 0;
+	while (i < act_n_entries) {
+		struct entry *e = &act_entries[i++];
 		uint64_t was = e->written;
 
 		if (e->ifindex != d->ifindex || strcmp(e->netns, d->ns->name))
 			continue;
 		memcpy(e->device, d->name, sizeof(e->device));	/* follow renames */
-		if (knob_find(d, e->k, e->inst, &ki) || !ki.has_value || ki.value == e->written)
+		if (knob_find(d, e->k, e->inst, &ki) || !ki.has_value)
+			continue;
+		if (entry_settled(e, ki.value)) {
+			entry_remove(e);
+			i--;	/* the next entry moved into its slot */
+			dirty = true;
+			continue;
+		}
+		if (ki.value == e->written)
 			continue;
 		if (e->has_pending && ki.value == e->pending) {
 			/* our own write, landed before a crash kept the journal from saying so */
@@ -412,6 +443,8 @@ void act_sweep(void)
 			  ": not restorable now (%s); kept in the journal until a restore", e->device,
 			  e->netns, e->ifindex, e->original, why);
 	}
+	/* a save that failed (a full state dir) is tried again until the file holds the table */
+	act_journal_sync(false);
 }
 
 static int seq_desc(const void *a, const void *b)
@@ -444,20 +477,40 @@ static void restore_failed(const struct entry *e, const char *err, json_t *faile
 }
 
 /*
+ * The journal could not be saved after a restore: the knobs are back, the file still lists
+ * them (until a save works; a start drops an entry whose knob holds its original). An error
+ * event, and one entry of @failed naming the file, so the restore does not read as clean.
+ */
+static void restore_journal_failed(int err, json_t *failed, unsigned int *n_failed)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), "cannot save the journal: %s; the knobs restored are back at "
+		 "their originals, but it lists them until a save succeeds (retried each tick)",
+		 strerror(-err));
+	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_ERROR, "restore: %s", why);
+	if (n_failed)
+		(*n_failed)++;
+	if (failed)
+		json_array_append_new(failed, json_pack("{s:s, s:s}", "journal",
+							act_journal_file(), "message", why));
+}
+
+/*
  * Restore the changed entries (of namespace @only, or all when NULL), newest change first.
- * Failures go to the log, to events and to @failed. @forget: drop every entry of @only
- * whatever happened (the namespace is going away). Returns the number restored.
+ * Failures go to the log, to events and to @failed, and so does a journal that could not be
+ * saved after. @forget: drop every entry of @only whatever happened (the namespace is going
+ * away). Returns the number restored.
  */
 static int restore_entries(const char *only, json_t *failed, bool forget, unsigned int *n_failed)
 {
 	char err[256];
-	unsigned int i = 0;
-	int restored = 0;
+	unsigned int i = 0, n_before = act_n_entries;
+	int restored = 0, ret;
 
 	qsort(act_entries, act_n_entries, sizeof(*act_entries), seq_desc);
 	while (i < act_n_entries) {
 		struct entry *e = &act_entries[i];
-		int ret;
 
 		if (only && strcmp(e->netns, only)) {
 			i++;
@@ -487,7 +540,9 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 		}
 		i++;	/* kept: the next restore (or start) tries again */
 	}
-	act_journal_save();
+	ret = act_journal_sync(act_n_entries != n_before);
+	if (ret)
+		restore_journal_failed(ret, failed, n_failed);
 	return restored;
 }
 

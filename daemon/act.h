@@ -65,7 +65,10 @@ bool act_original(const struct device *d, enum knob_id k, const char *inst, uint
 void act_check_outside(struct device *d);
 /*
  * Restore every changed knob. Returns the number restored; failures are appended to
- * @failed (a JSON array, may be NULL) as {"device","netns","knob","instance","message"}.
+ * @failed (a JSON array, may be NULL) as {"device","netns","knob","instance","message"},
+ * and a journal that could not be saved after as {"journal","message"} (the knobs are back;
+ * the file lags them until a later save, and a start drops an entry whose knob holds its
+ * original).
  */
 int act_restore_all(json_t *failed);
 /*

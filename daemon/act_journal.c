@@ -22,12 +22,14 @@
 #define ACT_JOURNAL_VERSION	1
 
 static char journal_path[4096];
+/* the last save failed: the file lags the table until a save succeeds */
+static bool journal_stale;
 struct entry *act_entries;
 unsigned int act_n_entries, act_cap_entries;
 uint64_t act_next_seq = 1;
 
-/* Persist every entry that owes a restore. Durable before any write relies on it. */
-int act_journal_save(void)
+/* The table's entries that owe a restore, written to the journal file durably. */
+static int journal_write(void)
 {
 	json_t *root, *arr = json_array();
 	unsigned int i;
@@ -60,9 +62,31 @@ int act_journal_save(void)
 		return -ENOMEM;
 	ret = util_write_durable(journal_path, text, strlen(text));
 	free(text);
-	if (ret)
-		log_err("journal %s: %s", journal_path, strerror(-ret));
 	return ret;
+}
+
+int act_journal_save(void)
+{
+	int ret = journal_write();
+
+	/* once per stale spell: a full disk retried each tick must not flood the log */
+	if (ret && !journal_stale)
+		log_err("journal %s: %s; it lags the knobs until a save succeeds (retried each "
+			"tick)", journal_path, strerror(-ret));
+	else if (!ret && journal_stale)
+		log_info("journal %s saved: it holds what the knobs owe again", journal_path);
+	journal_stale = ret != 0;
+	return ret;
+}
+
+int act_journal_sync(bool changed)
+{
+	return changed || journal_stale ? act_journal_save() : 0;
+}
+
+const char *act_journal_file(void)
+{
+	return journal_path;
 }
 
 static int unhex(const char *hex, char *out, size_t outlen)
@@ -146,6 +170,7 @@ static int journal_load(void)
 		e->written = wr;
 		e->seq = seq;
 		e->changed = true;
+		e->unseen = true;
 		pend = json_object_get(it, "pending");
 		if (json_is_integer(pend) && json_integer_value(pend) >= 0 &&
 		    (uint64_t)json_integer_value(pend) <= knob_table[k].max) {
@@ -216,7 +241,7 @@ int act_init(const char *state_dir)
 	if (journal_load())
 		return -EINVAL;
 	/* prove the journal is writable now, not at the first knob change */
-	ret = act_journal_save();
+	ret = journal_write();
 	if (ret)
 		return ret;
 	/* a journal may name a namespace this run does not watch: open it for the restore */

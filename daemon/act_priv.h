@@ -38,6 +38,7 @@ struct entry {
 	enum act_who pin_who;
 	unsigned int missing;	/* act_sweep()s in a row that found no device for it */
 	bool reported;		/* its "cannot be restored now" event was sent */
+	bool unseen;		/* loaded from the journal, its knob not read since */
 };
 
 /*
@@ -52,9 +53,16 @@ extern uint64_t act_next_seq;
 /*
  * Persist every entry that owes a restore to <state dir>/originals.json (write, fsync,
  * rename). Durable before any write relies on it. 0, -ENOMEM, or the -errno of the write
- * (logged).
+ * (logged when a save that worked before fails, and again when one works after).
  */
 int act_journal_save(void);
+/*
+ * act_journal_save() when @changed (the table changed) or the last save failed (the file
+ * lags the table: a full state dir); else 0, nothing written.
+ */
+int act_journal_sync(bool changed);
+/* <state dir>/originals.json, for messages. */
+const char *act_journal_file(void);
 
 /*
  * The event log's part of act_init() (act_event.c): the ring of events and the first event

@@ -14,6 +14,7 @@
 #include "api_sock.h"
 #include "http_parse.h"
 #include "log.h"
+#include "token.h"
 #include "vqtune_api.h"
 
 /* Authorization scheme and WWW-Authenticate challenge (RFC 6750 2.1, 3) */
@@ -38,11 +39,11 @@ static void token_mode_warn(const char *file)
 
 int api_auth_load_token(struct api_auth *a, const char *file)
 {
-	int err = api_sock_token_read(file, &a->token, &a->token_len);
+	int err = token_read(file, &a->token, &a->token_len);
+	char why[TOKEN_WHY_BYTES];
 
 	if (err) {
-		log_err("api: token file %s: %s", file,
-			err == -EINVAL ? "empty or holds a NUL byte" : strerror(-err));
+		log_err("api: token file '%s' %s", file, token_strerror(err, why, sizeof(why)));
 		return err;
 	}
 	token_mode_warn(file);

@@ -19,10 +19,10 @@ struct api_auth {
 };
 
 /*
- * Load the bearer token of @a from @file (api_sock_token_read(): at most 4096 bytes, one
- * trailing newline dropped). A file that group or others may read or write (mode & 0066)
- * is used, but draws a warning naming the path and its mode, as ssh(1) does for keys: the
- * token grants writes. Returns 0, or the negative errno of api_sock_token_read() after
+ * Load the bearer token of @a from @file (token_read(): its first line, trailing white
+ * space removed, as vqtunectl -T reads it). A file that group or others may read or write
+ * (mode & 0066) is used, but draws a warning naming the path and its mode, as ssh(1) does
+ * for keys: the token grants writes. Returns 0, or the negative errno of token_read() after
  * logging why.
  */
 int api_auth_load_token(struct api_auth *a, const char *file);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * api_sock: listening sockets and the token file of the API server (contracts in
- * api_sock.h). Split from api.c: nothing here knows HTTP.
+ * api_sock: listening sockets of the API server (contracts in api_sock.h). Split from
+ * api.c: nothing here knows HTTP.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -165,33 +165,4 @@ err_close:
 err_free:
 	freeaddrinfo(ai);
 	return err;
-}
-
-int api_sock_token_read(const char *file, char **out, size_t *len)
-{
-	/* one byte more than allowed tells "exactly at the limit" from "too large" */
-	char buf[API_SOCK_TOKEN_MAX_BYTES + 1];
-	ssize_t n;
-	int fd;
-
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n < 0)
-		return -errno;
-	if (n > API_SOCK_TOKEN_MAX_BYTES)
-		return -EFBIG;
-	if (n && buf[n - 1] == '\n')
-		n--;
-	if (n && buf[n - 1] == '\r')
-		n--;
-	if (!n || memchr(buf, '\0', (size_t)n))
-		return -EINVAL;
-	*out = strndup(buf, (size_t)n);
-	if (!*out)
-		return -ENOMEM;
-	*len = (size_t)n;
-	return 0;
 }

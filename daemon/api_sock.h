@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * api_sock: the API server's listening sockets and its bearer token file, set up before
- * libmicrohttpd takes the descriptors over (api.c). Every socket is SOCK_CLOEXEC and
- * SOCK_NONBLOCK, as MHD's external epoll mode needs. Both listen with the largest backlog the
- * kernel allows (net.core.somaxconn, listen(2)), so a burst of clients queues instead of
- * failing at connect.
+ * api_sock: the API server's listening sockets, set up before libmicrohttpd takes the
+ * descriptors over (api.c); the bearer token file is token.h's. Every socket is SOCK_CLOEXEC
+ * and SOCK_NONBLOCK, as MHD's external epoll mode needs. Both listen with the largest
+ * backlog the kernel allows (net.core.somaxconn, listen(2)), so a burst of clients queues
+ * instead of failing at connect.
  */
 #ifndef VQ_API_SOCK_H
 #define VQ_API_SOCK_H
@@ -30,16 +30,5 @@ int api_sock_listen_unix(const char *path, unsigned int mode);
 int api_sock_listen_tcp(const char *spec);
 /* Whether @spec is one api_sock_listen_tcp() accepts, without opening anything. */
 bool api_sock_tcp_spec_valid(const char *spec);
-
-/* Token file size limit: a bearer token is a few dozen bytes; anything larger is a mistake. */
-#define API_SOCK_TOKEN_MAX_BYTES	4096
-
-/*
- * Read the bearer token from @file once: at most API_SOCK_TOKEN_MAX_BYTES (4096) bytes,
- * one trailing "\n" or "\r\n" stripped. Returns 0 with *out (malloc'ed, NUL-terminated,
- * the caller frees it) and *len (bytes, >= 1), or -EFBIG (too large), -EINVAL (empty or
- * holds a NUL byte), -ENOMEM, or -errno from open/read.
- */
-int api_sock_token_read(const char *file, char **out, size_t *len);
 
 #endif

@@ -327,13 +327,13 @@ static bool floor_check(struct device *d, struct ctl_unit *u, const struct polic
 	f->pending = false;
 	demand = (law_known(s->tx_stop_per_s) && s->tx_stop_per_s > 0) ||
 		 (law_known(s->qdisc_backlog_bytes) && s->qdisc_backlog_bytes > 0);
-	if (!p->throughput_floor_pct || !law_known(s->tx_bytes_per_s) ||
+	if (p->throughput_floor_pct <= 0 || !law_known(s->tx_bytes_per_s) ||
 	    s->tx_bytes_per_s >= min || !demand || u->st.knob[f->knob] != f->new_value ||
 	    !active || act_pinned(d, lk_kid[f->knob], u->ki[f->knob].inst))
 		return false;
 	law_propose(&back, f->knob, f->new_value, f->old_value, false,
 		    "rollback %s %lld -> %lld: throughput floor, %.3g B/s is %.0f%% of the %.3g "
-		    "B/s before the step (floor %u%%)", law_knob_name(f->knob),
+		    "B/s before the step (floor %g%%)", law_knob_name(f->knob),
 		    (long long)f->new_value, (long long)f->old_value, s->tx_bytes_per_s,
 		    100 * s->tx_bytes_per_s / f->ref_bytes_per_s, f->ref_bytes_per_s,
 		    p->throughput_floor_pct);

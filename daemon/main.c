@@ -31,6 +31,7 @@
 #include "policy.h"
 #include "runtime.h"
 #include "sample.h"
+#include "token.h"
 #include "util.h"
 #include "vqtune_api.h"
 
@@ -89,6 +90,47 @@ static void usage(FILE *f)
 static bool leading_zero(const char *digits)
 {
 	return digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9';
+}
+
+/*
+ * --manage GLOB: checked as a policy's select.names entry is, so an empty or malformed glob
+ * (fnmatch(3) would read "eth[0" literally and manage nothing) is refused by name.
+ */
+static int opt_manage(struct opts *o, const char *glob)
+{
+	char why[POLICY_MSG_MAX];
+
+	if (o->n_manage == MAX_GLOBS) {
+		fprintf(stderr, "vqtuned: --manage: at most %d\n", MAX_GLOBS);
+		return -EINVAL;
+	}
+	if (policy_glob_check(glob, why, sizeof(why))) {
+		fprintf(stderr, "vqtuned: --manage: %s\n", why);
+		return -EINVAL;
+	}
+	o->manage[o->n_manage++] = glob;
+	return 0;
+}
+
+/*
+ * --token-file FILE: a file with no token in it (empty, white space only) would let no
+ * client write, so it is refused before anything is opened, by the rule vqtunectl -T reads
+ * a token file with (token_read()). api_start() reads the token itself.
+ */
+static int opt_token_check(const char *file)
+{
+	char why[TOKEN_WHY_BYTES], *tok = NULL;
+	size_t len = 0;
+	int err = token_read(file, &tok, &len);
+
+	if (err) {
+		fprintf(stderr, "vqtuned: --token-file: '%s' %s\n", file,
+			token_strerror(err, why, sizeof(why)));
+		return -EINVAL;
+	}
+	explicit_bzero(tok, len);
+	free(tok);
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -162,11 +204,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->netns[o->n_netns++] = optarg;
 			break;
 		case 'm':
-			if (o->n_manage == MAX_GLOBS) {
-				fprintf(stderr, "vqtuned: --manage: at most %d\n", MAX_GLOBS);
+			if (opt_manage(o, optarg))
 				return -EINVAL;
-			}
-			o->manage[o->n_manage++] = optarg;
 			break;
 		case 'C':
 			if (o->check) {
@@ -198,7 +237,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			"on the TCP listener only (the unix socket is guarded by its file mode)\n");
 		return -EINVAL;
 	}
-	return 0;
+	return o->token_file ? opt_token_check(o->token_file) : 0;
 }
 
 /* sd_notify(3) by hand: one datagram to $NOTIFY_SOCKET, no libsystemd needed. */
@@ -459,7 +498,7 @@ err_api:
 	/* a knob that could not be put back (also one whose device is gone) fails the exit */
 	lost = act_changed_count() || json_array_size(restore_failed);
 	log_info("restored %d knob(s)%s", ret,
-		 lost ? "; some could not be restored (see above)" : "");
+		 lost ? "; some could not be restored, or the journal not saved (see above)" : "");
 	if (lost)
 		rc = 1;
 	json_decref(restore_failed);

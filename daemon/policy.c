@@ -325,14 +325,14 @@ static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
 
 /*
  * select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes; @glob: each one
- * an fnmatch(3) glob that policy_glob_error() accepts.
+ * a glob that policy_glob_check() accepts.
  */
 static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t min,
 			    bool glob, struct policy_select *out)
 {
 	json_t *arr = json_object_get(obj, key), *v;
-	const char *why;
-	size_t i, at;
+	char why[POLICY_MSG_MAX];
+	size_t i;
 
 	if (!arr)
 		return;
@@ -348,9 +348,8 @@ static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t
 		json_array_foreach(arr, i, v) {
 			push(c, NULL, (int)i);
 			if (!get_string(c, v, min, POLICY_SELECT_LEN, out->v[i]) && glob &&
-			    (why = policy_glob_error(out->v[i], &at)))
-				pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "'%s' is not a valid "
-				      "fnmatch(3) glob: %s (byte %zu)", out->v[i], why, at + 1);
+			    policy_glob_check(out->v[i], why, sizeof(why)))
+				pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s", why);
 			pop(c);
 		}
 	}

@@ -49,7 +49,7 @@ struct policy {
 	struct policy_select names;	/* fnmatch(3) globs on the device name */
 	struct policy_select netns;	/* netns names; "" (or "-") is the daemon's own */
 	bool enabled[POLICY_CTL_NUM];	/* the decide stage calls this law at all */
-	uint32_t throughput_floor_pct;	/* % of a queue's TX rate a step may not give up
+	double throughput_floor_pct;	/* % of a queue's TX rate a step may not give up
 					 * (decide.c floor_check(); 0: no floor) */
 	struct law_policy law;		/* targets, per-knob bounds, guard */
 };
@@ -124,6 +124,15 @@ const struct policy *policy_get(void);
 /* @p (NULL: the current policy) in the schema policy_validate() takes: it round-trips. */
 json_t *policy_to_json(const struct policy *p);
 json_t *policy_json(void);
+
+/*
+ * Whether @g is a device-name glob vqtuned can use, as a select.names entry or a vqtuned
+ * --manage GLOB: not empty (it would match no device), and one fnmatch(3) reads as written
+ * (policy_schema.h, policy_glob_error()). 0, or -EINVAL with the reason in @why (@len bytes,
+ * POLICY_MSG_MAX holds it for a select entry): "'eth[0-3' is not a valid fnmatch(3) glob:
+ * '[' without its closing ']' (byte 4)".
+ */
+int policy_glob_check(const char *g, char *why, size_t len);
 
 /* Whether the policy manages this device: every non-empty select list must match. */
 bool policy_selects(const struct policy *p, const char *driver, const char *name,

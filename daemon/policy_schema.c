@@ -5,6 +5,7 @@
  * the knobs themselves accept; and a policy shown back as JSON from the same tables, so
  * policy_to_json() gives exactly what policy_validate() (policy.c) takes.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +38,7 @@
 const struct pnum policy_objective_nums[] = {
 	{ "latency_target_us", PT_U64, false, 1, TARGET_MAX_US, 1000, 1, LAWF(latency_target_ns) },
 	{ "event_budget_per_s", PT_DBL, true, 1, EVENT_BUDGET_MAX, 1, 1, LAWF(event_budget_per_s) },
-	{ "throughput_floor_pct", PT_U32, false, 0, 100, 1, 1,
+	{ "throughput_floor_pct", PT_DBL, true, 0, 100, 1, 1,
 	  offsetof(struct policy, throughput_floor_pct) },
 	{ 0 }
 };
@@ -257,6 +258,22 @@ static long glob_bracket(const char *g, const char **why)
 		return (long)i;
 	*why = "'[' without its closing ']'";
 	return -1;
+}
+
+int policy_glob_check(const char *g, char *why, size_t len)
+{
+	const char *fault;
+	size_t at;
+
+	if (!*g) {
+		snprintf(why, len, "an empty glob matches no device name");
+		return -EINVAL;
+	}
+	fault = policy_glob_error(g, &at);
+	if (!fault)
+		return 0;
+	snprintf(why, len, "'%s' is not a valid fnmatch(3) glob: %s (byte %zu)", g, fault, at + 1);
+	return -EINVAL;
 }
 
 const char *policy_glob_error(const char *g, size_t *at)

@@ -17,9 +17,8 @@
 #include "log.h"
 #include "policy.h"
 #include "util.h"
+#include "vqtune_api.h"
 
-/* a policy is a few KB; anything near this is not a policy (and is not read into memory) */
-#define POLICY_FILE_MAX_BYTES	(1 << 20)
 
 static struct policy current;
 static bool current_set;
@@ -70,16 +69,16 @@ static int read_text(const char *path, char **text, size_t *len)
 		close(fd);
 		return ret;
 	}
-	buf = malloc(POLICY_FILE_MAX_BYTES + 1);
+	buf = malloc(VQ_POLICY_FILE_MAX_BYTES + 1);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto err_close;
 	}
 	errno = 0;
-	n = fread(buf, 1, POLICY_FILE_MAX_BYTES + 1, f);
+	n = fread(buf, 1, VQ_POLICY_FILE_MAX_BYTES + 1, f);
 	if (ferror(f))
 		ret = errno ? -errno : -EIO;
-	else if (n > POLICY_FILE_MAX_BYTES)
+	else if (n > VQ_POLICY_FILE_MAX_BYTES)
 		ret = -EFBIG;
 	if (ret) {
 		free(buf);
@@ -177,6 +176,25 @@ static void report_text_error(const char *path, const char *text, size_t len,
 		log_err("policy %s%s: %s", path, where, why);
 }
 
+/* "PATH: why" for a file read_text() refused with @err, to @f or the log. */
+static void report_read_error(const char *path, int err, FILE *f)
+{
+	char big[sizeof(VQ_POLICY_FILE_TOO_BIG_FMT) + 16];
+	const char *why = err == -EISDIR ? "is a directory, not a policy file" :
+			  err == -EINVAL ? "is not a regular file (a FIFO, socket or device), "
+					   "not a policy file" :
+			  strerror(-err);
+
+	if (err == -EFBIG) {
+		snprintf(big, sizeof(big), VQ_POLICY_FILE_TOO_BIG_FMT, VQ_POLICY_FILE_MAX_BYTES);
+		why = big;
+	}
+	if (f)
+		fprintf(f, "%s: %s\n", path, why);
+	else
+		log_err("policy %s: %s", path, why);
+}
+
 /*
  * Read and validate @path into @p.
  * Errors go to @f (NULL: the log). 0, -EINVAL (reported) or -errno (reported).
@@ -192,15 +210,7 @@ static int policy_from_file(const char *path, struct policy *p, FILE *f)
 
 	ret = read_text(path, &text, &len);
 	if (ret) {
-		const char *why = ret == -EISDIR ? "is a directory, not a policy file" :
-				  ret == -EINVAL ? "is not a regular file (a FIFO, socket or "
-						   "device), not a policy file" :
-				  strerror(-ret);
-
-		if (f)
-			fprintf(f, "%s: %s\n", path, why);
-		else
-			log_err("policy %s: %s", path, why);
+		report_read_error(path, ret, f);
 		return ret;
 	}
 	obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

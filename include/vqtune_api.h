@@ -26,6 +26,14 @@
 #define VQ_API_URI_MAX_BYTES		8000
 /* Request bodies above this are refused with 413 (DESIGN.md). */
 #define VQ_API_BODY_MAX_BYTES		(64 * 1024)
+/*
+ * A policy file (vqtuned --policy, -C, SIGHUP; vqtunectl policy load) is at most this: a
+ * policy is a few KB, and anything near this is not a policy (it is not read into memory).
+ * What vqtunectl sends of it is the compact JSON, held to VQ_API_BODY_MAX_BYTES.
+ */
+#define VQ_POLICY_FILE_MAX_BYTES	(1024 * 1024)
+/* What a larger file is called, after "FILE: ", by vqtuned and vqtunectl alike (%d: the limit). */
+#define VQ_POLICY_FILE_TOO_BIG_FMT	"larger than the %d-byte limit of a policy file (1 MiB)"
 /* Deepest JSON nesting a request may have; deeper is 400 naming the limit. */
 #define VQ_API_JSON_MAX_DEPTH		32
 

@@ -101,4 +101,71 @@ vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
 check "out-of-range original not written" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
 check "out-of-range entry dropped from the journal" 0 "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
 check_true "the log says why" grep -q 'out of range or malformed, skipped' "$VQ_TMP/vqtuned.log"
+vq_daemon_stop TERM
+
+# ---- a restore on a full state dir (a 64 KiB tmpfs of our own): the knobs come back but the
+# journal cannot say so. The restore reports that (exit 1), and the next start drops each
+# entry whose knob holds its original, instead of reporting it as an outside write
+FULL=$VQ_TMP/full
+full_cleanup() {
+	[ -n "$VQ_DPID" ] && vq_daemon_stop KILL	# its state dir lock is on the tmpfs
+	mountpoint -q "$FULL" && umount "$FULL"
+	vq_cleanup
+}
+trap full_cleanup EXIT
+mkdir "$FULL" && mount -t tmpfs -o size=64k vqtest-full "$FULL" || exit $KSFT_FAIL
+VQ_STATE=$FULL/state
+JOURNAL=$VQ_STATE/originals.json
+# fill_up: the tmpfs has no byte left
+fill_up() { dd if=/dev/zero of="$FULL/fill" bs=1k 2>/dev/null; sync; }
+entries() { vq_json 'len(d["entries"])' <"$JOURNAL"; }
+vq_napi_count() { ip netns exec "$1" python3 "$NAPI_READ" | awk -v i="$2" '$2 == i' | wc -l; }
+events_of() { vq_ctl --json events | vq_json "len([e for e in d['events'] if e['who'] == '$1'])"; }
+change_two() {
+	vq_ctl set "$B:vb" gro-flush-timeout 50000 >/dev/null &&
+		vq_ctl set "$A:va" defer-hard-irqs 3 >/dev/null
+}
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+check_true "two knobs changed" change_two
+check "... journalled" "$nnapi" "$(entries)"
+fill_up
+vq_ctl restore >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+check "restore on a full state dir: exit code" 1 $?
+check "... the knobs restored, the journal failed" "restored $nnapi, failed 1" "$(cat "$VQ_TMP/out")"
+check "... says why" "vqtunectl: restore: journal $JOURNAL: cannot save the journal: No space \
+left on device; the knobs restored are back at their originals, but it lists them until a save \
+succeeds (retried each tick)" "$(cat "$VQ_TMP/err")"
+check "... gro-flush-timeout back" "$g0" "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+check "... defer-hard-irqs back" "$d0" "$(vq_napi "$A" "$IA" defer_hard_irqs)"
+check "... an error event says so" 1 "$(vq_ctl --json events | vq_json \
+	"len([e for e in d['events'] if e['who'] == 'error' and 'cannot save the journal' in e['reason']])")"
+check "... the file still lists them" "$nnapi" "$(entries)"
+vq_daemon_stop TERM
+check "SIGTERM with the journal still behind: exit code" 1 $?
+# the next start (with room again) finds the knobs at their originals: nothing owed
+rm -f "$FULL/fill"
+lines=$(wc -l <"$VQ_TMP/vqtuned.log")
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+sleep 0.5
+check "next start: no outside event" 0 "$(events_of outside)"
+check "... nothing restored (nothing owed)" 0 "$(events_of restore)"
+check "... the log says each entry holds its original" "$nnapi" "$(tail -n "+$((lines + 1))" \
+	"$VQ_TMP/vqtuned.log" | grep -c 'holds its original .* already (restored after the journal')"
+check "... the journal empty" 0 "$(entries)"
+check "... its gro-flush-timeout instances not pinned" "$(vq_napi_count "$B" "$IB") 0" \
+	"$(vq_ctl --json knobs "$B:vb" | vq_json "'%d %d' % (len([k for k in d['knobs'] \
+	if k['name'] == 'gro-flush-timeout']), sum(k['pinned'] for k in d['knobs']))")"
+# a daemon that goes on running saves the journal once there is room again
+check_true "two knobs changed again" change_two
+fill_up
+vq_ctl restore >/dev/null 2>&1
+check "restore on a full state dir: exit code" 1 $?
+check "... the file lists them" "$nnapi" "$(entries)"
+rm -f "$FULL/fill"
+for _ in $(seq 20); do [ "$(entries)" == 0 ] && break; sleep 0.1; done
+check "room again: the next tick saves the journal" 0 "$(entries)"
+check_true "... and the log says so" grep -qF "journal $JOURNAL saved: it holds what the knobs \
+owe again" "$VQ_TMP/vqtuned.log"
+vq_daemon_stop TERM
+check "SIGTERM: exit code" 0 $?
 vq_done

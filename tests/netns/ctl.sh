@@ -66,6 +66,19 @@ check "vqtuned -i 010: exit code" 2 $?
 check "... refused, not read as 10 ms" "vqtuned: --interval: '010' must be written without \
 a leading zero (10..60000 ms)" "$(head -1 "$VQ_TMP/err")"
 check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
+# a --manage glob fnmatch(3) would read literally, or an empty one, would manage nothing:
+# refused as a policy's select.names entry is, in the same words
+timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" -m 'eth[0' >/dev/null \
+	2>"$VQ_TMP/err"
+check "vqtuned -m 'eth[0': exit code" 2 $?
+check "... names the option and the fault" "vqtuned: --manage: 'eth[0' is not a valid \
+fnmatch(3) glob: '[' without its closing ']' (byte 4)" "$(head -1 "$VQ_TMP/err")"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" -m 'v*' --manage '' \
+	>/dev/null 2>"$VQ_TMP/err"
+check "vqtuned --manage '': exit code" 2 $?
+check "... says it is empty" "vqtuned: --manage: an empty glob matches no device name" \
+	"$(head -1 "$VQ_TMP/err")"
+check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
 # https: the daemon has no TLS, refused with that reason before anything is sent
 "$VQTUNECTL" -H "https://127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
 check "-H https://...: exit code" 2 $?

@@ -294,6 +294,19 @@ check_true "... message names --token-file and --listen ($(cat "$VQ_TMP/tok.out"
 	grep -q -- '--token-file needs --listen' "$VQ_TMP/tok.out"
 check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
 check_true "... no state directory made" test ! -e "$VQ_TMP/tokstate"
+# a token file of white space only holds no token no client could send: refused at start
+# (2), in the words vqtunectl -T refuses it with
+printf ' \t\r\n\n' >"$VQ_TMP/blank"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/tok.sock" -S "$VQ_TMP/tokstate" -l "127.0.0.1:$(vq_free_port)" \
+	-t "$VQ_TMP/blank" >"$VQ_TMP/tok.out" 2>&1
+check "vqtuned -t FILE of white space: exit code" 2 $?
+check "... says why" "vqtuned: --token-file: '$VQ_TMP/blank' holds no token (it is empty or \
+white space only; the token is its first line)" "$(cat "$VQ_TMP/tok.out")"
+check "... vqtunectl -T says the same of it" \
+	"vqtunectl: -T/--token-file: $(cut -d' ' -f3- "$VQ_TMP/tok.out")" \
+	"$("$VQTUNECTL" -H 127.0.0.1:9 -T "$VQ_TMP/blank" status 2>&1)"
+check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
+check_true "... no state directory made" test ! -e "$VQ_TMP/tokstate"
 
 # A daemon of its own in namespace A (its own loopback, so a fixed port is free; va managed
 # so a write can succeed) with a TCP listener and a token file of MODE; stopped at the end.

@@ -199,10 +199,58 @@ for f in "$VQ_ROOT"/policies/*.json; do
 done
 n=$(ls "$VQ_ROOT"/policies/*.json | wc -l)
 check "four shipped policies" 4 "$n"
+# ---- size: a file may be as large as vqtuned takes one (1 MiB); what policy load sends is
+# its compact JSON, which must fit the API's 64 KiB body limit
+pad() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.update(json.loads(sys.argv[3]))
+print(json.dumps(d, indent=int(sys.argv[2])))' "$VQ_ROOT/policies/balanced.json" "$@"; }
+pad 360 '{}' >"$VQ_TMP/indented.json"
+check_true "indented balanced.json is over 64 KiB ($(stat -c %s "$VQ_TMP/indented.json"))" \
+	test "$(stat -c %s "$VQ_TMP/indented.json")" -gt 65536
+check "... --check-policy: valid" "$VQ_TMP/indented.json: valid: 'balanced', mode active" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/indented.json" 2>&1)"
+check "... policy load: installed" "policy 'balanced' installed, mode active" \
+	"$(vq_ctl policy load "$VQ_TMP/indented.json" 2>&1)"
+pad 1 "{\"x\": \"$(head -c 70000 /dev/zero | tr '\0' a)\"}" >"$VQ_TMP/wide.json"
+n=$(python3 -c 'import json, sys; print(len(json.dumps(json.load(open(sys.argv[1])), separators=(",", ":"))))' \
+	"$VQ_TMP/wide.json")
+before_size=$(snap)
+vq_ctl policy load "$VQ_TMP/wide.json" >/dev/null 2>"$VQ_TMP/err"
+check "policy load of $n compact bytes: exit code (usage)" 2 $?
+check "... names the compact size and the body limit" "vqtunectl: $VQ_TMP/wide.json: $n bytes as \
+compact JSON, above the API's 65536-byte body limit" "$(cat "$VQ_TMP/err")"
+check "... policy unchanged" "$before_size" "$(snap)"
+pad 4000 '{}' >"$VQ_TMP/huge.json"
+n=$(stat -c %s "$VQ_TMP/huge.json")
+"$VQTUNED" --check-policy "$VQ_TMP/huge.json" >/dev/null 2>"$VQ_TMP/err"
+check "--check-policy of $n bytes: exit code" 1 $?
+check "... names the limit" "$VQ_TMP/huge.json: larger than the 1048576-byte limit of a policy \
+file (1 MiB)" "$(cat "$VQ_TMP/err")"
+vq_ctl policy load "$VQ_TMP/huge.json" >/dev/null 2>"$VQ_TMP/err"
+check "... policy load: exit code (usage)" 2 $?
+check "... in the same words" "vqtunectl: $("$VQTUNED" --check-policy "$VQ_TMP/huge.json" 2>&1)" \
+	"$(cat "$VQ_TMP/err")"
+check "... policy unchanged" "$before_size" "$(snap)"
+
 vq_ctl policy load "$VQ_ROOT/policies/balanced.json" >/dev/null 2>"$VQ_TMP/err"
 check "policy load balanced.json (mode active): exit code" 0 $?
 check "... name" balanced "$(field "['name']")"
 check "... mode" active "$(field "['mode']")"
+# a value equal to the one in force, as JSON reads it, changes nothing: no PUT, no rename
+ev_before=$(vq_ctl --json status | vq_json "d['last_event_id']")
+for kv in "objective.event_budget_per_s 20000" "guard.hysteresis_pct 4" \
+	"guard.step_factor_max 2.0" "controllers.qlimit.tx_full_mode {}" \
+	'controllers.qlimit.tx_full_mode {"max":1}'; do
+	vq_ctl policy set ${kv%% *} "${kv#* }" >"$VQ_TMP/out"
+	check "policy set $kv: unchanged, nothing sent" \
+		"policy 'balanced': ${kv%% *} unchanged, nothing sent" "$(cat "$VQ_TMP/out")"
+done
+check "... name kept" balanced "$(field "['name']")"
+check "... no event" "$ev_before" "$(vq_ctl --json status | vq_json "d['last_event_id']")"
+# an object sets the members it gives and keeps the others
+vq_ctl policy set controllers.qlimit.tx_full_mode '{"max":0}' >"$VQ_TMP/out"
+check "policy set tx_full_mode {\"max\":0}: min kept" \
+	"policy 'balanced (modified)': controllers.qlimit.tx_full_mode {\"min\":0,\"max\":1} -> \
+{\"min\":0,\"max\":0}" "$(cat "$VQ_TMP/out")"
 
 # ---- PUT: a good variant replaces it; set of one key keeps the rest; a real is refused
 sed 's/"name": "observe"/"name": "observe-put"/' "$VQ_ROOT/policies/observe.json" \

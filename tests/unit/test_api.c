@@ -712,12 +712,13 @@ static void test_start_errors(void **state)
 	assert_int_equal(st.st_mode & 0777, 0600);
 	api_stop(a);
 	assert_int_equal(stat(other, &st), -1);
-	/* an empty token file is an error at start, and nothing is left listening */
+	/* a token file with no token (white space only) is an error at start, and nothing is
+	 * left listening */
 	snprintf(empty, sizeof(empty), "%s/empty", tmpdir);
-	write_file(empty, "\n");
+	write_file(empty, " \t\r\n");
 	snprintf(addr, sizeof(addr), "127.0.0.1:%d", free_port());
 	c = (struct api_config){ .tcp_addr = addr, .token_file = empty };
-	assert_int_equal(api_start(&c, &a), -EINVAL);
+	assert_int_equal(api_start(&c, &a), -ENODATA);
 	c.token_file = NULL;
 	c.tcp_addr = "127.0.0.1";
 	assert_int_equal(api_start(&c, &a), -EINVAL);

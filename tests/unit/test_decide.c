@@ -171,7 +171,7 @@ static void feed(struct device *d, double rate, double stop_per_s, double backlo
 	q->qdisc_backlog_bytes = backlog;
 }
 
-static void install_guard(const char *mode, uint32_t floor_pct, double rollback_worse)
+static void install_guard(const char *mode, double floor_pct, double rollback_worse)
 {
 	struct policy p;
 
@@ -182,7 +182,7 @@ static void install_guard(const char *mode, uint32_t floor_pct, double rollback_
 	policy_set(&p);
 }
 
-static void install(const char *mode, uint32_t floor_pct)
+static void install(const char *mode, double floor_pct)
 {
 	install_guard(mode, floor_pct, 0.10);
 }
@@ -494,7 +494,10 @@ static void test_write_fails(void **state)
 	assert_in_range(d->txq[0].bql[BQL_LIMIT_MAX], 50000, 87500);
 }
 
-/* the throughput floor rolls back a step after which a backlogged queue sent much less */
+/*
+ * the throughput floor rolls back a step after which a backlogged queue sent much less: a
+ * floor of 50.5% holds its fraction (half the rate is under it; 50% would have let it be)
+ */
 static void test_floor_rollback(void **state)
 {
 	struct device *d = mkdev();
@@ -503,7 +506,7 @@ static void test_floor_rollback(void **state)
 
 	(void)state;
 	/* the guard's own rollback off (a 100x worse objective is tolerated): the floor acts */
-	install_guard("active", 90, 100);
+	install_guard("active", 50.5, 100);
 	feed(d, RATE, 0, 0, true);
 	decide_tick();				/* first interval: seen */
 	feed(d, RATE, 0, 0, true);
@@ -520,6 +523,8 @@ static void test_floor_rollback(void **state)
 	assert_int_equal(writes[1].v, before);
 	assert_string_equal(writes[1].decision, "rollback");
 	assert_non_null(strstr(events[n_events - 1].reason, "throughput floor"));
+	assert_non_null(strstr(events[n_events - 1].reason, " is 50% of the "));
+	assert_non_null(strstr(events[n_events - 1].reason, "(floor 50.5%)"));
 	/* held afterwards: the same step is not retried at once, and the hold says why */
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);

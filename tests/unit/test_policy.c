@@ -203,10 +203,17 @@ static void test_wrong_types(void **state)
 		     "must be true or false, not an integer");
 	expect_error(3, 400, "guard.cooldown_ticks", 2, 30, "must be an integer, not a real (2)");
 	/* reals where reals are allowed, and integers there too */
-	t = "{\"objective\": {\"event_budget_per_s\": 2.5e4}, \"guard\": {\"hysteresis_pct\": 3}}";
+	t = "{\"objective\": {\"event_budget_per_s\": 2.5e4, \"throughput_floor_pct\": 50.5},"
+	    " \"guard\": {\"hysteresis_pct\": 3}}";
 	assert_int_equal(validate(t, &p), 0);
 	assert_true(p.law.event_budget_per_s == 25000.0);
+	assert_true(p.throughput_floor_pct == 50.5);
 	assert_true(p.law.hysteresis == 0.03);
+	assert_int_equal(validate("{\"objective\": {\"throughput_floor_pct\": 100.0}}", &p), 0);
+	assert_true(p.throughput_floor_pct == 100);
+	assert_int_equal(validate("{\"objective\": {\"throughput_floor_pct\": 100.5}}", &p), 422);
+	expect_error(0, 422, "objective.throughput_floor_pct", 1, 40,
+		     "100.5 is above the maximum 100");
 }
 
 static void test_ranges_and_inverted(void **state)
@@ -301,6 +308,7 @@ static void test_select_globs(void **state)
 		{ "eth\\", "'\\' at the end escapes nothing", 3 },
 	};
 	const char *t = "{\"select\": {\n\t\"names\": [\"eth*\", \"eth[0-3\"]\n}}";
+	char why[POLICY_MSG_MAX];
 	struct policy p;
 	size_t i, at;
 
@@ -318,6 +326,13 @@ static void test_select_globs(void **state)
 	assert_int_equal(errs.n, 1);
 	expect_error(0, 422, "select.names[1]", 2, 20, "'eth[0-3' is not a valid fnmatch(3) glob: "
 		     "'[' without its closing ']' (byte 4)");
+	/* the words vqtuned --manage GLOB gives too, and an empty glob named as one */
+	assert_int_equal(policy_glob_check("eth[0", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'eth[0' is not a valid fnmatch(3) glob: '[' without its closing "
+			    "']' (byte 4)");
+	assert_int_equal(policy_glob_check("", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "an empty glob matches no device name");
+	assert_int_equal(policy_glob_check("eth[0-3]", why, sizeof(why)), 0);
 }
 
 /* every mode validates and installs; an unknown mode is refused naming the field */

@@ -11,7 +11,7 @@ test_ethstats_OBJS := daemon/ethstats.c
 UNIT_TESTS += api prom reqval
 test_api_OBJS := daemon/api.c daemon/api_auth.c daemon/api_conn.c daemon/api_args.c daemon/api_reply.c daemon/api_sock.c \
 		 daemon/http_parse.c daemon/apierr.c daemon/util.c daemon/log.c daemon/reqval.c \
-		 tests/unit/fake_view.c
+		 daemon/token.c tests/unit/fake_view.c
 test_prom_OBJS := daemon/prom.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
 # api_sock: the listeners' backlog under a burst of connects
@@ -24,6 +24,9 @@ test_api_PKGS := libcurl
 # api_hdr: header fields libcurl cannot be made to send (raw bytes on the unix socket)
 UNIT_TESTS += api_hdr
 test_api_hdr_OBJS := $(test_api_OBJS)
+# token: the token file rule of vqtuned --token-file and vqtunectl -T
+UNIT_TESTS += token
+test_token_OBJS := daemon/token.c
 UNIT_TESTS += http_parse sysfs
 test_sysfs_OBJS := daemon/sysfs.c
 test_http_parse_OBJS := daemon/http_parse.c
@@ -32,6 +35,9 @@ test_http_parse_OBJS := daemon/http_parse.c
 UNIT_TESTS += ctl_fmt ctl_table
 test_ctl_fmt_OBJS := ctl/fmt.c ctl/jpath.c
 test_ctl_table_OBJS := ctl/table.c
+# policy set: objects set member by member, "unchanged" judged on values
+UNIT_TESTS += ctl_jpath
+test_ctl_jpath_OBJS := ctl/jpath.c ctl/fmt.c
 # knobs text: a driver's rule under the table
 UNIT_TESTS += ctl_output
 test_ctl_output_OBJS := ctl/output.c ctl/table.c ctl/fmt.c ctl/jpath.c
