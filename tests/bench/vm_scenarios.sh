@@ -35,7 +35,7 @@
 # the kernel's own; fq_codel, as systemd sets net.core.default_qdisc on Debian),
 # VQ_BENCH_LINE_MBIT (the backend's line rate, vqpair debugfs line_rate_mbit, 0..100000
 # Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_BENCH_NICE
-# (vqtuned's nice value, 0..19, default 10: what systemd/vqtuned.service sets), VQ_VM_TIMEOUT
+# (vqtuned's nice value, 0..19, default 0: as systemd/vqtuned.service runs it), VQ_VM_TIMEOUT
 # (30..86400 s as tests/vm/run.sh takes it, default 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1

@@ -41,8 +41,7 @@ copy_bin "$(command -v ethtool)" /sbin/ethtool
 copy_bin "$(command -v iperf3)" /bin/iperf3.real
 copy_bin "$(command -v sockperf)" /bin/sockperf
 copy_bin "$(command -v setpriv)" /bin/setpriv
-# coreutils nice: busybox has no nice applet; the bench and the lab run vqtuned at Nice=10
-# as systemd/vqtuned.service does
+# coreutils nice: busybox has no nice applet (the bench's VQ_BENCH_NICE)
 copy_bin "$(command -v nice)" /bin/nice
 copy_bin "$ctl" /bin/vqpairctl
 for b in vqtuned vqtunectl tests/tools/vqprobe; do

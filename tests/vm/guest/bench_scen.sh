@@ -44,10 +44,11 @@ WARM_S=${VQ_BENCH_WARMUP_S:-25}
 # a TCG vCPU per tick) alone read 1.9x the default's rr p99 with the observe policy; at 1 s,
 # 1.01x.
 TICK_MS=${VQ_BENCH_TICK_MS:-1000}
-# vqtuned's nice value: 10, as systemd/vqtuned.service runs it (Nice=). Each tick's sampling
-# takes ~13 ms of a TCG vCPU, 1.3% of a 1 s tick: at nice 0 the ping-pong that woke on its
-# vCPU waited for it, and that 1% of the round trips was rr's p99.
-NICE=${VQ_BENCH_NICE:-10}
+# vqtuned's nice value: 0, as systemd/vqtuned.service runs it. Nice 10 was tried for rr's
+# p99 (sampling's ~13 ms of a TCG vCPU a tick sits on the ping-pong's vCPUs) and bought
+# nothing: rr (c)/(a) read 1.20 at nice 10 (noise 0.07) and 1.13 at nice 0 (noise 0.29), 5
+# runs each: the cost is spent in syscalls, which a waking task does not preempt
+NICE=${VQ_BENCH_NICE:-0}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
 # the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k and gso16k, for

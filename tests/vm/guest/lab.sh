@@ -54,9 +54,6 @@ STATE=${LAB_RUN:-/run/vqtune}/state
 DLOG=$LTMP/vqtuned.log
 # a 500 ms tick: a 20 s phase is 40 samples, enough for the guard's settle/hold windows
 TICK_MS=500
-# vqtuned's nice value, as systemd/vqtuned.service runs it (Nice=10): its sampling waits for
-# the workload, not the other way round
-DAEMON_NICE=10
 # TCG boots vqtuned and its netlink sockets slowly: wait this long for the API socket
 DAEMON_START_S=30
 # bulk: iperf3 streams (as many as the queue pairs times two, so both queues carry flows)
@@ -216,7 +213,7 @@ start_daemon() {
 	mkdir -p "$(dirname $SOCK)"
 	rm -f $SOCK
 	# shellcheck disable=SC2086
-	nice -n $DAEMON_NICE vqtuned -s $SOCK -S $STATE $ns --listen $LISTEN --token-file $TOKEN \
+	vqtuned -s $SOCK -S $STATE $ns --listen $LISTEN --token-file $TOKEN \
 		--interval $TICK_MS --policy "$1" > $DLOG 2>&1 &
 	DPID=$!
 	local n=0
