@@ -242,6 +242,18 @@ void ctl_conn_subject(struct ctl_conn *c, const char *dev, const char *knob);
 /* GET path like ctl_request() but print nothing on failure (optional extra data). */
 int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply);
 
+/* Every request from now on prints nothing on failure (@quiet), or as usual again. */
+void ctl_conn_quiet(struct ctl_conn *c, bool quiet);
+
+/*
+ * Whether something at the address ever accepted a connection of @c: a reply of any kind,
+ * or a connection closed before the reply ("Connection reset by peer" from a port forwarder
+ * whose daemon is not up yet). A failed connect() or name lookup, or a timeout before the
+ * connection was made, is not. A live view (watch, events --follow) waits for a daemon only
+ * at such an address: one that never did is most likely mistyped (vqtunectl(8)).
+ */
+bool ctl_conn_reached(const struct ctl_conn *c);
+
 /* ---- output.c ---- */
 
 extern bool ctl_json_mode;
