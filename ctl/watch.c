@@ -200,17 +200,15 @@ int cmd_watch(struct ctl_conn *c, int argc, char **argv)
 	bool tty = isatty(STDOUT_FILENO);
 	bool waiting = false;
 	uint64_t frame;
-	int ret, err;
+	int ret;
 
 	ret = ctl_watch_parse(argc, argv, &dev, &o);
 	if (ret)
 		return ret;
 	if (dev) {
-		path = ctl_dev_path(dev, "/queues", &err);
-		if (!path && err == -EINVAL)
-			return ctl_usage_error("watch", "DEV: '%s' is not NAME or NETNS:NAME", dev);
+		path = ctl_dev_path_or_usage("watch", dev, "/queues");
 		if (!path)
-			return VQ_EXIT_ERROR;
+			return VQ_EXIT_USAGE;
 	}
 	ctl_catch_signals();
 	if (tty)

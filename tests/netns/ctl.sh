@@ -7,9 +7,10 @@
 # otherwise; --json status, events --since and watch --count on a non-terminal; a UTF-8
 # device name keeps its devices row aligned; status shows the restores owed and the last
 # event id; a disruptive knob without consent is told to add --disruptive (--json keeps the
-# API's words); a write to lo says lo is never written; policy set prints one line; watch
-# waits, saying so, for a daemon away at an address that once accepted a connection (a
-# listener that resets, a restart), and exits 3 at once where nothing ever did.
+# API's words); a write to lo says lo is never written; policy set prints one line; an
+# empty NETNS (':vb') is a usage error for every command taking DEV; watch waits, saying
+# so, for a daemon away at an address that once accepted a connection (a listener that
+# resets, a restart), and exits 3 at once where nothing ever did.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -279,6 +280,21 @@ for d in nosuchdev "$B:nosuchdev"; do
 	check "... one line on stderr" 1 "$(wc -l <"$VQ_TMP/err")"
 	check_true "... naming the device ($(cat "$VQ_TMP/err"))" \
 		grep -qF "no device '$d' (not_found, field dev)" "$VQ_TMP/err"
+done
+
+# an empty NETNS is a usage error naming DEV in every command taking DEV, refused before
+# anything is sent (not read as '-': ':vb' gave "no device '-:vb'", exit 4)
+for args in "device :vb" "knobs :vb" "queues :vb" "set :vb gro-flush-timeout 1" \
+	"release :vb gro-flush-timeout" "pause :vb" "resume :vb" "watch :vb --count 1"; do
+	for sock in "$VQ_SOCK" "$NOSOCK"; do
+		# shellcheck disable=SC2086 # the words of $args are the command line
+		"$VQTUNECTL" -s "$sock" $args >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+		rc=$?
+		check "$args ($([ "$sock" = "$NOSOCK" ] && echo no daemon || echo daemon)): exit code" \
+			2 $rc
+		check "... names DEV" "vqtunectl: DEV: ':vb' has an empty NETNS (vqtuned's own \
+namespace is '-', as in '-:vb')" "$(head -1 "$VQ_TMP/err")"
+	done
 done
 
 # a UTF-8 name pads by display columns: every row's NETNS starts under the header's
