@@ -86,13 +86,15 @@ static int ctl_get_print(struct ctl_conn *c, const char *path, void (*text)(json
 	return ret;
 }
 
-/* Device path for DEV, or NULL after a usage error naming DEV. */
-static char *ctl_dev_path_or_usage(const char *cmd, const char *dev, const char *suffix)
+char *ctl_dev_path_or_usage(const char *cmd, const char *dev, const char *suffix)
 {
 	int err;
 	char *p = ctl_dev_path(dev, suffix, &err);
 
-	if (!p && err == -EINVAL)
+	if (!p && err == -EINVAL && *dev == ':')
+		ctl_usage_error(cmd, "DEV: '%s' has an empty NETNS (vqtuned's own namespace is "
+				"'-', as in '-%s')", dev, dev);
+	else if (!p && err == -EINVAL)
 		ctl_usage_error(cmd, "DEV: '%s' is not NAME or NETNS:NAME", dev);
 	else if (!p)
 		fprintf(stderr, CTL_PROG ": out of memory\n");

@@ -72,7 +72,8 @@ char *ctl_url_escape(const char *s, size_t len);
  * Build the URL path for a device selector DEV ("NAME" or "NETNS:NAME", split at the last
  * ':' since names cannot hold ':'), followed by suffix (may be "" or NULL, not escaped):
  * "/v1/devices/<esc(NETNS)>:<esc(NAME)><suffix>". Returns a malloc'd string, or NULL when
- * DEV is empty / has an empty NAME (-EINVAL in *err) or memory runs out (-ENOMEM).
+ * DEV is empty / has an empty NAME or an empty NETNS (":eth0"; the daemon's own namespace is
+ * "-") (-EINVAL in *err) or memory runs out (-ENOMEM).
  */
 char *ctl_dev_path(const char *dev, const char *suffix, int *err);
 
@@ -242,6 +243,18 @@ void ctl_conn_subject(struct ctl_conn *c, const char *dev, const char *knob);
 /* GET path like ctl_request() but print nothing on failure (optional extra data). */
 int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply);
 
+/* Every request from now on prints nothing on failure (@quiet), or as usual again. */
+void ctl_conn_quiet(struct ctl_conn *c, bool quiet);
+
+/*
+ * Whether something at the address ever accepted a connection of @c: a reply of any kind,
+ * or a connection closed before the reply ("Connection reset by peer" from a port forwarder
+ * whose daemon is not up yet). A failed connect() or name lookup, or a timeout before the
+ * connection was made, is not. A live view (watch, events --follow) waits for a daemon only
+ * at such an address: one that never did is most likely mistyped (vqtunectl(8)).
+ */
+bool ctl_conn_reached(const struct ctl_conn *c);
+
 /* ---- output.c ---- */
 
 extern bool ctl_json_mode;
@@ -331,6 +344,12 @@ int cmd_restore(struct ctl_conn *c, int argc, char **argv);
 int cmd_policy(struct ctl_conn *c, int argc, char **argv);
 int cmd_events(struct ctl_conn *c, int argc, char **argv);
 int cmd_watch(struct ctl_conn *c, int argc, char **argv);
+
+/*
+ * ctl_dev_path() for the DEV argument of command @cmd (every command taking DEV), or NULL
+ * after printing why: a usage error naming DEV, or out of memory.
+ */
+char *ctl_dev_path_or_usage(const char *cmd, const char *dev, const char *suffix);
 
 /* GET /v1/devices and, unless --json, each device's totals.rates (NULL: not known). */
 struct ctl_devices {

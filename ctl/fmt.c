@@ -223,15 +223,15 @@ char *ctl_dev_path(const char *dev, const char *suffix, int *err)
 	int n;
 
 	*err = -EINVAL;
-	if (!*name)
+	/* an empty NETNS is a slip, not a name: "-" is spelled out for the daemon's own */
+	if (!*name || colon == dev)
 		return NULL;
 	*err = -ENOMEM;
 	ename = ctl_url_escape(name, strlen(name));
 	if (!ename)
 		return NULL;
 	if (colon) {
-		/* An empty NETNS ("":NAME) means the daemon's own namespace, spelled "-". */
-		ens = colon == dev ? strdup("-") : ctl_url_escape(dev, (size_t)(colon - dev));
+		ens = ctl_url_escape(dev, (size_t)(colon - dev));
 		if (!ens)
 			goto err_free_name;
 	}

@@ -27,7 +27,8 @@ struct ctl_conn {
 	const char *where;	/* socket path or base URL, for error messages */
 	struct curl_slist *auth;	/* "Authorization: Bearer ..." or NULL */
 	char errbuf[CURL_ERROR_SIZE];
-	bool quiet;		/* ctl_request_quiet(): print nothing */
+	bool quiet;		/* ctl_request_quiet(), ctl_conn_quiet(): print nothing */
+	bool reached;		/* something at the address accepted a connection once */
 	const char *dev, *knob;	/* ctl_conn_subject(): what error words name */
 	bool unix_socket;
 };
@@ -233,6 +234,35 @@ err_free:
 	return NULL;
 }
 
+/*
+ * Whether the transfer that ended with @rc got a connection: every outcome but a failed
+ * name lookup or connect(), or a timeout that came before the connection was made. A
+ * connection closed before any reply ("Connection reset by peer", "Empty reply") was made:
+ * something listens there, such as QEMU's port forwarder in front of a guest whose daemon
+ * is not up yet. When the peer closes before curl has checked the connection (a unix
+ * socket's listener that closes at once), curl says "Couldn't connect" with no errno, or
+ * ECONNRESET: made too, unlike a refusal (ECONNREFUSED, ENOENT, EACCES, EHOSTUNREACH...).
+ */
+static bool ctl_curl_connected(struct ctl_conn *c, CURLcode rc)
+{
+	curl_off_t connect_us = 0;
+	long os_errno = 0;
+
+	switch (rc) {
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return false;
+	case CURLE_COULDNT_CONNECT:
+		curl_easy_getinfo(c->curl, CURLINFO_OS_ERRNO, &os_errno);
+		return !os_errno || os_errno == ECONNRESET || os_errno == EPIPE;
+	case CURLE_OPERATION_TIMEDOUT:
+		curl_easy_getinfo(c->curl, CURLINFO_CONNECT_TIME_T, &connect_us);
+		return connect_us > 0;
+	default:
+		return true;
+	}
+}
+
 static int ctl_perform(struct ctl_conn *c, const char *method, const char *url, const char *body,
 		       struct ctl_buf *b, long *status)
 {
@@ -258,6 +288,8 @@ static int ctl_perform(struct ctl_conn *c, const char *method, const char *url, 
 	rc = curl_easy_perform(c->curl);
 	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
 	curl_slist_free_all(h);
+	if (ctl_curl_connected(c, rc))
+		c->reached = true;
 	if (rc != CURLE_OK) {
 		if (c->quiet)
 			return b->overflow ? VQ_EXIT_ERROR : VQ_EXIT_CONNECT;
@@ -324,10 +356,21 @@ void ctl_conn_subject(struct ctl_conn *c, const char *dev, const char *knob)
 
 int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply)
 {
+	bool was = c->quiet;
 	int ret;
 
 	c->quiet = true;
 	ret = ctl_request(c, "GET", path, NULL, reply);
-	c->quiet = false;
+	c->quiet = was;
 	return ret;
+}
+
+void ctl_conn_quiet(struct ctl_conn *c, bool quiet)
+{
+	c->quiet = quiet;
+}
+
+bool ctl_conn_reached(const struct ctl_conn *c)
+{
+	return c->reached;
 }

@@ -3,6 +3,7 @@
  * Live views: `watch` (top-like redraw of devices or one device's queues) and
  * `events [--since ID] [--follow]`. SIGINT/SIGTERM set ctl_stop; sleeps are cut short by
  * the signal, the loop ends, and the terminal is put back (cursor shown) before exit.
+ * Both wait alike for a daemon that went away (ctl_live_wait()).
  */
 #include <errno.h>
 #include <limits.h>
@@ -64,6 +65,38 @@ static void ctl_sleep_ms(uint64_t ms)
 		;
 }
 
+/* What a live view says, once on stderr (and watch on its screen), while it waits. */
+#define CTL_LIVE_WAITING	"waiting for the daemon to come back"
+
+/*
+ * After a request of a live view failed with @ret: true when the view goes on asking, and
+ * then its requests are quiet (the failure was told once, by the first of them) and
+ * *waiting is set, said once on stderr. Only a daemon that could not be reached is waited
+ * for, and only at an address where something once accepted a connection
+ * (ctl_conn_reached()): one that never did is most likely mistyped, and exit 3 says so at
+ * once (vqtunectl(8)).
+ */
+static bool ctl_live_wait(struct ctl_conn *c, int ret, bool *waiting)
+{
+	if (ret != VQ_EXIT_CONNECT || !ctl_conn_reached(c))
+		return false;
+	if (!*waiting)
+		fprintf(stderr, CTL_PROG ": " CTL_LIVE_WAITING "\n");
+	*waiting = true;
+	ctl_conn_quiet(c, true);
+	return true;
+}
+
+/* The daemon answered a live view that was waiting: said once, requests loud again. */
+static void ctl_live_back(struct ctl_conn *c, bool *waiting, const char *what)
+{
+	if (!*waiting)
+		return;
+	fprintf(stderr, CTL_PROG ": the daemon answers again%s\n", what);
+	*waiting = false;
+	ctl_conn_quiet(c, false);
+}
+
 struct ctl_watch_opts {
 	uint64_t interval_ms, count;
 	bool has_count;
@@ -110,6 +143,17 @@ static int ctl_watch_frame(struct ctl_conn *c, const char *dev, const char *path
 	return ret;
 }
 
+/* On a terminal the screen keeps being redrawn while the daemon is away: header and why. */
+static void ctl_watch_waiting_frame(const char *dev, const struct ctl_watch_opts *o, bool tty)
+{
+	if (!tty)
+		return;
+	fputs(CTL_ANSI_CLEAR, stdout);
+	ctl_watch_header(dev, o->interval_ms);
+	puts(CTL_LIVE_WAITING);
+	fflush(stdout);
+}
+
 static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_watch_opts *o)
 {
 	bool interval_seen = false;
@@ -154,18 +198,17 @@ int cmd_watch(struct ctl_conn *c, int argc, char **argv)
 	const char *dev = NULL;
 	char *path = NULL;
 	bool tty = isatty(STDOUT_FILENO);
+	bool waiting = false;
 	uint64_t frame;
-	int ret, err;
+	int ret;
 
 	ret = ctl_watch_parse(argc, argv, &dev, &o);
 	if (ret)
 		return ret;
 	if (dev) {
-		path = ctl_dev_path(dev, "/queues", &err);
-		if (!path && err == -EINVAL)
-			return ctl_usage_error("watch", "DEV: '%s' is not NAME or NETNS:NAME", dev);
+		path = ctl_dev_path_or_usage("watch", dev, "/queues");
 		if (!path)
-			return VQ_EXIT_ERROR;
+			return VQ_EXIT_USAGE;
 	}
 	ctl_catch_signals();
 	if (tty)
@@ -176,14 +219,19 @@ int cmd_watch(struct ctl_conn *c, int argc, char **argv)
 		if (ctl_stop)
 			break;
 		ret = ctl_watch_frame(c, dev, path, &o, tty, frame);
-		if (ret)
+		if (!ret)
+			ctl_live_back(c, &waiting, "");
+		else if (ctl_live_wait(c, ret, &waiting))
+			ctl_watch_waiting_frame(dev, &o, tty);
+		else
 			break;
 	}
 	if (tty)
 		fputs(CTL_ANSI_SHOW_CURSOR, stdout);
 	fflush(stdout);
 	free(path);
-	return ret;
+	/* --count ran out while waiting: the last frame could not be drawn (3) */
+	return ctl_stop ? VQ_EXIT_OK : ret;
 }
 
 /*
@@ -219,7 +267,7 @@ static void ctl_events_batch(json_t *r, json_int_t *last, bool follow)
 int cmd_events(struct ctl_conn *c, int argc, char **argv)
 {
 	uint64_t since = 0;
-	bool follow = false, waiting = false, since_seen = false, answered = false;
+	bool follow = false, waiting = false, since_seen = false;
 	json_int_t next;
 	int i, ret;
 
@@ -241,34 +289,20 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 	if (follow)
 		ctl_catch_signals();
 	do {
-		char path[CTL_EVENTS_PATH_BYTES];
+		char path[CTL_EVENTS_PATH_BYTES], again[CTL_EVENTS_PATH_BYTES];
 		json_t *r = NULL;
 
 		snprintf(path, sizeof(path), VQ_API_PREFIX "/events?since=%lld", (long long)next);
-		/* a daemon that went away while following: said once, then asked quietly */
-		ret = waiting ? ctl_request_quiet(c, path, &r) : ctl_request(c, "GET", path, NULL, &r);
-		if (!ret && waiting) {
-			fprintf(stderr, CTL_PROG ": the daemon answers again: events after %lld\n",
-				(long long)next);
-			waiting = false;
-		}
+		ret = ctl_request(c, "GET", path, NULL, &r);
 		if (!ret) {
+			snprintf(again, sizeof(again), ": events after %lld", (long long)next);
+			ctl_live_back(c, &waiting, again);
 			ctl_events_batch(r, &next, follow);
-			answered = true;
 		}
 		json_decref(r);
-		/*
-		 * waits only for a daemon that answered once: an address that never did is
-		 * most likely mistyped, and exit 3 says so at once (vqtunectl(8))
-		 */
-		if (follow && ret == VQ_EXIT_CONNECT && answered) {
-			/* event ids keep increasing across restarts: resume after the last one */
-			if (!waiting)
-				fprintf(stderr, CTL_PROG ": waiting for the daemon to come back\n");
-			waiting = true;
-		} else if (ret || !follow) {
+		/* event ids keep increasing across restarts: a resumed follow asks after the last */
+		if (!follow || (ret && !ctl_live_wait(c, ret, &waiting)))
 			break;
-		}
 		ctl_sleep_ms(CTL_FOLLOW_INTERVAL_MS);
 	} while (!ctl_stop);
 	return ctl_stop ? VQ_EXIT_OK : ret;

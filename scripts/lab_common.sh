@@ -1,6 +1,6 @@
 # Shared by the two lab entry points (scripts/lab_vm.sh, scripts/lab_netns.sh); POSIX sh,
 # sourced. Each caller sets PORT_SCAN, PHASE_DEFAULT_S, PHASE_MIN_S, PHASES_TOTAL,
-# OVERHEAD_S and PHASE_SLACK_S (its own costs) and defines die().
+# OVERHEAD_S and PHASE_SLACK_S (its own costs) and defines die() and say().
 
 # lab_port_busy PORT: something listens on 127.0.0.1:PORT (ss, else busybox netstat)
 lab_port_busy() {
@@ -59,8 +59,7 @@ lab_uint() {
 # lab_settings TOP PHASE_MIN SHORTEST: the settings both variants take, refused by name (exit 2)
 # before anything else: LAB_PHASE_S (PHASE_MIN..3600 s), LAB_SECONDS (SHORTEST..604800 s,
 # SHORTEST the caller's run at PHASE_MIN: a cap under it ends before the first figure),
-# LAB_PORT, LAB_POLICY (a file TOP/policies/NAME.json), LAB_KEEP_LOG (its directory writable,
-# as the log is copied there only at the end)
+# LAB_PORT, LAB_POLICY (a file TOP/policies/NAME.json), LAB_KEEP_LOG (lab_keep_log_check)
 lab_settings() {
 	lab_uint LAB_PHASE_S "$2" 3600 seconds
 	lab_uint LAB_SECONDS "$3" 604800 "seconds; the shortest lab runs ~$3 s"
@@ -72,10 +71,52 @@ lab_settings() {
 	[ $_ok = 1 ] || lab_refuse "LAB_POLICY must be one of" \
 		"$(cd "$1/policies" && ls *.json | sed 's/\.json$//' | tr '\n' ' ')(policies/NAME.json)," \
 		"not '${LAB_POLICY:-balanced}'"
+	lab_keep_log_check
+}
+
+# Filesystems whose files are kernel interfaces, not storage (stat -f's names): a log copied
+# to /proc/sys/kernel/hostname would be written to the kernel
+LAB_PSEUDO_FS="proc sysfs cgroupfs cgroup2fs debugfs tracefs securityfs configfs bpf_fs
+pstorefs efivarfs devpts fusectl mqueue"
+
+# lab_keep_log_check: refuses (exit 2) a LAB_KEEP_LOG, when set, that the copy at the end
+# (lab_keep_log) could not write as a regular file: a name ending in / or naming a directory,
+# a directory that does not exist or is not writable, one on a pseudo filesystem
+# (LAB_PSEUDO_FS), an existing file that is not regular or not writable, or a new one that
+# cannot be created (created with noclobber and removed again: nothing is left behind)
+lab_keep_log_check() {
+	_f=${LAB_KEEP_LOG:-}
+	[ -n "$_f" ] || return 0
+	case $_f in
+	*/) lab_refuse "LAB_KEEP_LOG must name a file, not the directory '$_f'" ;;
+	esac
+	[ ! -d "$_f" ] || lab_refuse "LAB_KEEP_LOG must name a file, not the directory '$_f'"
+	_d=$(dirname "$_f")
+	# the filesystem first: /proc/sys/kernel is also unwritable, but that is not the point
+	_t=$(stat -f -c %T "$_d" 2>/dev/null) || _t=
+	for _p in $LAB_PSEUDO_FS; do
+		[ "$_t" != "$_p" ] ||
+			lab_refuse "LAB_KEEP_LOG must be on a regular filesystem, not '$_f' ($_t)"
+	done
+	[ -d "$_d" ] && [ -w "$_d" ] ||
+		lab_refuse "LAB_KEEP_LOG must be a file in a writable directory, not '$_f'"
+	if [ -e "$_f" ] || [ -L "$_f" ]; then
+		# appending nothing opens it for writing and changes neither content nor mtime
+		[ -f "$_f" ] && (: >> "$_f") 2>/dev/null ||
+			lab_refuse "LAB_KEEP_LOG must be a regular file the lab can write, not '$_f'"
+	else
+		(set -C; : > "$_f") 2>/dev/null && rm -f "$_f" ||
+			lab_refuse "LAB_KEEP_LOG cannot be created as '$_f'"
+	fi
+}
+
+# lab_keep_log SRC: SRC copied to LAB_KEEP_LOG, when set; a copy that fails is said, and
+# returns 1 (the run then fails: the log asked for is not there)
+lab_keep_log() {
 	[ -n "${LAB_KEEP_LOG:-}" ] || return 0
-	_d=$(dirname "$LAB_KEEP_LOG")
-	[ -d "$_d" ] && [ -w "$_d" ] && [ ! -d "$LAB_KEEP_LOG" ] ||
-		lab_refuse "LAB_KEEP_LOG must be a file in a writable directory, not '$LAB_KEEP_LOG'"
+	_e=$(cp "$1" "$LAB_KEEP_LOG" 2>&1) && return 0
+	say "lab: LAB_KEEP_LOG: the log could not be kept in '$LAB_KEEP_LOG': ${_e:-cp failed}"
+	return 1
 }
 
 # lab_shortest: the caller's run at PHASE_MIN_S, in seconds (lab_phase_len's estimate)

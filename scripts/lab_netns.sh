@@ -158,13 +158,18 @@ teardown() {
 	return 0
 }
 
+# the run's exit status, or 1 when the log asked for could not be kept (lab_keep_log)
 cleanup() {
+	rc=$?
 	trap - INT TERM EXIT
 	trap '' PIPE
 	[ $TTY = 1 ] && printf '\033[?25h' 2>/dev/null
 	teardown
-	[ -n "${LAB_KEEP_LOG:-}" ] && [ -f "$TMP/lab.log" ] && cp "$TMP/lab.log" "$LAB_KEEP_LOG"
+	if [ -f "$TMP/lab.log" ] && ! lab_keep_log "$TMP/lab.log" && [ $rc = 0 ]; then
+		rc=1
+	fi
 	rm -rf "$TMP"
+	exit $rc
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

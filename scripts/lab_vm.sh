@@ -20,7 +20,8 @@
 #                      are shortened to fit
 #   LAB_PORT=P         host port of the API (default 9477; a busy port falls back to a free one)
 #   LAB_POLICY=NAME    policies/NAME.json for the active pass (default balanced)
-#   LAB_KEEP_LOG=FILE  also keep the guest's console log there (its directory must exist)
+#   LAB_KEEP_LOG=FILE  also keep the guest's console log there (a regular file the lab can
+#                      write: lab_keep_log_check; a copy that fails makes the run fail)
 # A bad setting is refused by name, exit 2, before anything is fetched, built or booted.
 # Exit: 0 when every phase has its figures and every knob was restored; 1 otherwise (a
 # refused policy, a failed phase, a knob left changed, QEMU refusing to start: "QEMU did not
@@ -94,7 +95,9 @@ TTY=0
 
 say() { printf '%s\n' "$*" 2>/dev/null; }
 
+# the run's exit status, or 1 when the log asked for could not be kept (lab_keep_log)
 cleanup() {
+	rc=$?
 	trap - INT TERM EXIT
 	trap '' PIPE
 	[ $TTY = 1 ] && printf '\033[?25h' 2>/dev/null
@@ -105,9 +108,12 @@ cleanup() {
 	fi
 	# the kept log has QEMU's own messages after the console, as one file
 	[ -f "$TMP/qemu.err" ] && cat "$TMP/qemu.err" >> "$TMP/console.log"
-	[ -n "${LAB_KEEP_LOG:-}" ] && [ -f "$TMP/console.log" ] && cp "$TMP/console.log" "$LAB_KEEP_LOG"
+	if [ -f "$TMP/console.log" ] && ! lab_keep_log "$TMP/console.log" && [ $rc = 0 ]; then
+		rc=1
+	fi
 	[ -f "$TMP/console.log" ] && [ -n "${VM_OUT:-}" ] && cp "$TMP/console.log" "$VM_OUT/lab-console.log"
 	rm -rf "$TMP"
+	exit $rc
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -7,7 +7,10 @@
 # otherwise; --json status, events --since and watch --count on a non-terminal; a UTF-8
 # device name keeps its devices row aligned; status shows the restores owed and the last
 # event id; a disruptive knob without consent is told to add --disruptive (--json keeps the
-# API's words); a write to lo says lo is never written; policy set prints one line.
+# API's words); a write to lo says lo is never written; policy set prints one line; an
+# empty NETNS (':vb') is a usage error for every command taking DEV; watch waits, saying
+# so, for a daemon away at an address that once accepted a connection (a listener that
+# resets, a restart), and exits 3 at once where nothing ever did.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -279,6 +282,21 @@ for d in nosuchdev "$B:nosuchdev"; do
 		grep -qF "no device '$d' (not_found, field dev)" "$VQ_TMP/err"
 done
 
+# an empty NETNS is a usage error naming DEV in every command taking DEV, refused before
+# anything is sent (not read as '-': ':vb' gave "no device '-:vb'", exit 4)
+for args in "device :vb" "knobs :vb" "queues :vb" "set :vb gro-flush-timeout 1" \
+	"release :vb gro-flush-timeout" "pause :vb" "resume :vb" "watch :vb --count 1"; do
+	for sock in "$VQ_SOCK" "$NOSOCK"; do
+		# shellcheck disable=SC2086 # the words of $args are the command line
+		"$VQTUNECTL" -s "$sock" $args >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+		rc=$?
+		check "$args ($([ "$sock" = "$NOSOCK" ] && echo no daemon || echo daemon)): exit code" \
+			2 $rc
+		check "... names DEV" "vqtunectl: DEV: ':vb' has an empty NETNS (vqtuned's own \
+namespace is '-', as in '-:vb')" "$(head -1 "$VQ_TMP/err")"
+	done
+done
+
 # a UTF-8 name pads by display columns: every row's NETNS starts under the header's
 U=$'v\xc3\xab0'
 ip -n "$B" link add "$U" type veth peer name "${U}p" && ip -n "$B" link set "$U" up ||
@@ -363,4 +381,57 @@ check "--json policy set: the whole policy, as set" "8|$pname" \
 vq_ctl restore >/dev/null
 check "restore: exit code" 0 $?
 check "gro-flush-timeout restored" "$orig" "$(vq_napi "$B" "$IFX" gro_flush_timeout)"
+
+# ---- watch waits for a daemon that is away, as events --follow does
+# nothing at the address: not waited for, exit 3 at once
+"$VQTUNECTL" -s "$NOSOCK" watch --interval 0.2 >/dev/null 2>"$VQ_TMP/err"
+check "watch on a missing socket: exit code" 3 $?
+check "... no waiting said" 0 "$(grep -c 'waiting for the daemon' "$VQ_TMP/err")"
+# a listener that closes every connection unanswered, as QEMU's port forwarder does while
+# the guest's vqtuned is not up: waited for, asking every interval; one accept per line
+FWD=$VQ_TMP/fwd.sock
+# (bound and listening under another name first: the path appears ready to connect)
+python3 -c 'import os, socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1] + ".new"); s.listen(8)
+os.rename(sys.argv[1] + ".new", sys.argv[1])
+while True:
+    c, _ = s.accept(); print(flush=True); c.close()' "$FWD" >"$VQ_TMP/fwd.n" &
+VQ_PIDS+=("$!")
+for _ in $(seq 50); do [ -S "$FWD" ] && break; sleep 0.1; done
+"$VQTUNECTL" -s "$FWD" watch --interval 0.2 --count 4 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+check "watch at a listener that resets: --count 4 ran out waiting, exit code" 3 $?
+check "... asked 4 times" 4 "$(wc -l <"$VQ_TMP/fwd.n")"
+check "... the failure, then the wait, said once on stderr ($(tr '\n' ' ' <"$VQ_TMP/err"))" \
+	"1 1 2" "$(grep -c 'cannot reach vqtuned' "$VQ_TMP/err") $(grep -c \
+	'^vqtunectl: waiting for the daemon to come back$' "$VQ_TMP/err") $(wc -l <"$VQ_TMP/err")"
+check "... no frame on a non-terminal stdout" "" "$(cat "$VQ_TMP/out")"
+# on a terminal the screen is redrawn with the waiting line, frame after frame
+script -qec "$VQTUNECTL -s $FWD watch --interval 0.2 --count 3 2>/dev/null" /dev/null \
+	>"$VQ_TMP/out"
+check "... on a terminal: exit code" 3 $?
+check "... three frames with header and waiting line" "3 3" \
+	"$(grep -c 'Every 0.20s: devices' "$VQ_TMP/out") $(tr -d '\r' <"$VQ_TMP/out" |
+		grep -c '^waiting for the daemon to come back$')"
+# a daemon that answered, then went away and came back: the frames go on after it
+"$VQTUNECTL" -s "$VQ_SOCK" watch --interval 0.2 >"$VQ_TMP/watch" 2>"$VQ_TMP/err" &
+WPID=$!
+VQ_PIDS+=("$WPID")
+sleep 1
+vq_daemon_stop TERM
+sleep 1
+n1=$(grep -c '^NAME ' "$VQ_TMP/watch")
+check_true "watch across a restart: still runs while the daemon is away" kill -0 "$WPID"
+check "... said once that it waits" 1 "$(grep -c 'waiting for the daemon to come back' \
+	"$VQ_TMP/err")"
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+sleep 1
+check "... and once that the daemon answers again" 1 \
+	"$(grep -c '^vqtunectl: the daemon answers again$' "$VQ_TMP/err")"
+check_true "... frames again after it ($n1 before)" \
+	test "$(grep -c '^NAME ' "$VQ_TMP/watch")" -gt "$n1"
+check_true "... each frame lists vb" test "$(grep -c '^NAME ' "$VQ_TMP/watch")" -eq \
+	"$(grep -Ec "^vb +$B " "$VQ_TMP/watch")"
+kill -TERM "$WPID"
+wait "$WPID"
+check "... SIGTERM ends it with exit status 0" 0 $?
 vq_done

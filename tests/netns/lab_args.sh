@@ -5,7 +5,9 @@
 # base"; LAB_KERNEL=nosuch waited for the VM lock and then failed in the kernel fetch).
 # LAB_MODE=vm: the VM variant's own bounds; LAB_MODE=auto: the run's pre-check, before it
 # says which variant runs. A valid setting gets past every check: the run then takes the VM
-# lock, which this test holds, so it is seen waiting (and stopped).
+# lock, which this test holds, so it is seen waiting (and stopped). LAB_KEEP_LOG must be a
+# regular file the lab can write (on no pseudo filesystem; checked without leaving a file),
+# and a copy that fails at the end fails the run.
 source "$(dirname "$0")/lib.sh"
 vq_init
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,6 +60,56 @@ check "LAB_POLICY=../x" \
 check "LAB_KEEP_LOG in no directory" \
 	"2 lab: LAB_KEEP_LOG must be a file in a writable directory, not '$VQ_TMP/nodir/log'" \
 	"$(refused vm LAB_KEEP_LOG="$VQ_TMP/nodir/log")"
+# LAB_KEEP_LOG must be a regular file the lab can write: these ran the whole lab, then
+# cp failed and the run still exited 0 (relative names are the repository's: lab_run.sh cds)
+keep() { echo "2 lab: LAB_KEEP_LOG $1"; }
+mkfifo "$VQ_TMP/fifo"
+mkdir "$VQ_TMP/ro" && touch "$VQ_TMP/ro.log" && chmod 555 "$VQ_TMP/ro" && chmod 444 "$VQ_TMP/ro.log"
+for f in "README.md/" "$VQ_TMP/" "$VQ_TMP"; do
+	check "LAB_KEEP_LOG=$f (a directory)" "$(keep "must name a file, not the directory '$f'")" \
+		"$(refused vm LAB_KEEP_LOG="$f")"
+done
+for f in /proc/x.log /sys/x.log /proc/sys/kernel/hostname; do
+	t=$(stat -f -c %T "$(dirname "$f")")
+	check "LAB_KEEP_LOG=$f" "$(keep "must be on a regular filesystem, not '$f' ($t)")" \
+		"$(refused vm LAB_KEEP_LOG="$f")"
+done
+check "LAB_KEEP_LOG=README.md/x (its directory a file)" \
+	"$(keep "must be a file in a writable directory, not 'README.md/x'")" \
+	"$(refused vm LAB_KEEP_LOG=README.md/x)"
+check "LAB_KEEP_LOG a FIFO" "$(keep "must be a regular file the lab can write, not '$VQ_TMP/fifo'")" \
+	"$(refused vm LAB_KEEP_LOG="$VQ_TMP/fifo")"
+# root writes through mode bits: the unwritable cases are for a user run
+if [ "$(id -u)" != 0 ]; then
+	check "LAB_KEEP_LOG in a read-only directory" \
+		"$(keep "must be a file in a writable directory, not '$VQ_TMP/ro/x.log'")" \
+		"$(refused vm LAB_KEEP_LOG="$VQ_TMP/ro/x.log")"
+	check "LAB_KEEP_LOG a read-only file" \
+		"$(keep "must be a regular file the lab can write, not '$VQ_TMP/ro.log'")" \
+		"$(refused vm LAB_KEEP_LOG="$VQ_TMP/ro.log")"
+fi
+chmod 755 "$VQ_TMP/ro"
+# a good one passes --settings and is left as found: a new name is not created, an existing
+# file keeps its content
+check "LAB_KEEP_LOG new file: --settings passes" "0 " \
+	"$(refused vm LAB_KEEP_LOG="$VQ_TMP/new.log" -- --settings)"
+check_true "... and leaves no file behind" test ! -e "$VQ_TMP/new.log"
+echo kept > "$VQ_TMP/old.log"
+check "LAB_KEEP_LOG existing file: --settings passes" "0 " \
+	"$(refused vm LAB_KEEP_LOG="$VQ_TMP/old.log" -- --settings)"
+check "... its content unchanged" kept "$(cat "$VQ_TMP/old.log")"
+# the copy at the end (lab_keep_log, both variants' cleanup): a failure is said and fails
+echo log > "$VQ_TMP/src.log"
+kept_by() {
+	(say() { printf '%s\n' "$*"; }; . "$ROOT/scripts/lab_common.sh"; LAB_KEEP_LOG=$1
+	 lab_keep_log "$VQ_TMP/src.log"; echo "rc $?")
+}
+check "lab_keep_log into a directory gone since the check" \
+	"lab: LAB_KEEP_LOG: the log could not be kept in '$VQ_TMP/gone/x.log': cp: cannot create \
+regular file '$VQ_TMP/gone/x.log': No such file or directory|rc 1" \
+	"$(kept_by "$VQ_TMP/gone/x.log" | paste -sd'|')"
+check "lab_keep_log that works: rc 0, the log copied" "rc 0|log" \
+	"$(kept_by "$VQ_TMP/copy.log" | paste -sd'|')|$(cat "$VQ_TMP/copy.log")"
 check "LAB_KERNEL=5.10" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7, not '5.10'" \
 	"$(refused vm LAB_KERNEL=5.10)"
 check "LAB_MODE=foo" "2 lab: LAB_MODE must be one of auto vm netns, not 'foo'" \

@@ -188,15 +188,19 @@ static void test_dev_path(void **state)
 	p = ctl_dev_path("a:b:eth0", "", &err);
 	assert_string_equal(p, "/v1/devices/a%3Ab:eth0");
 	free(p);
-	p = ctl_dev_path(":eth0", "", &err);
-	assert_string_equal(p, "/v1/devices/-:eth0");
-	free(p);
 	p = ctl_dev_path("ns with space:e%0", "", &err);
 	assert_string_equal(p, "/v1/devices/ns%20with%20space:e%250");
 	free(p);
 	assert_null(ctl_dev_path("", "", &err));
 	assert_int_equal(err, -EINVAL);
 	assert_null(ctl_dev_path("lab:", "", &err));
+	assert_int_equal(err, -EINVAL);
+	/* an empty NETNS is refused, not read as "-" (the daemon's own namespace) */
+	err = 1;
+	assert_null(ctl_dev_path(":eth0", "", &err));
+	assert_int_equal(err, -EINVAL);
+	err = 1;
+	assert_null(ctl_dev_path(":", "/queues", &err));
 	assert_int_equal(err, -EINVAL);
 }
 
