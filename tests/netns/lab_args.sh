@@ -64,7 +64,8 @@ check "LAB_KEEP_LOG in no directory" \
 # cp failed and the run still exited 0 (relative names are the repository's: lab_run.sh cds)
 keep() { echo "2 lab: LAB_KEEP_LOG $1"; }
 mkfifo "$VQ_TMP/fifo"
-mkdir "$VQ_TMP/ro" && touch "$VQ_TMP/ro.log" && chmod 555 "$VQ_TMP/ro" && chmod 444 "$VQ_TMP/ro.log"
+mkdir "$VQ_TMP/ro" "$VQ_TMP/rw" && chmod 555 "$VQ_TMP/ro" && chmod 1777 "$VQ_TMP/rw" &&
+	touch "$VQ_TMP/rw/ro.log" && chmod 444 "$VQ_TMP/rw/ro.log"
 for f in "README.md/" "$VQ_TMP/" "$VQ_TMP"; do
 	check "LAB_KEEP_LOG=$f (a directory)" "$(keep "must name a file, not the directory '$f'")" \
 		"$(refused vm LAB_KEEP_LOG="$f")"
@@ -79,15 +80,24 @@ check "LAB_KEEP_LOG=README.md/x (its directory a file)" \
 	"$(refused vm LAB_KEEP_LOG=README.md/x)"
 check "LAB_KEEP_LOG a FIFO" "$(keep "must be a regular file the lab can write, not '$VQ_TMP/fifo'")" \
 	"$(refused vm LAB_KEEP_LOG="$VQ_TMP/fifo")"
-# root writes through mode bits: the unwritable cases are for a user run
-if [ "$(id -u)" != 0 ]; then
-	check "LAB_KEEP_LOG in a read-only directory" \
-		"$(keep "must be a file in a writable directory, not '$VQ_TMP/ro/x.log'")" \
-		"$(refused vm LAB_KEEP_LOG="$VQ_TMP/ro/x.log")"
-	check "LAB_KEEP_LOG a read-only file" \
-		"$(keep "must be a regular file the lab can write, not '$VQ_TMP/ro.log'")" \
-		"$(refused vm LAB_KEEP_LOG="$VQ_TMP/ro.log")"
-fi
+# root writes through mode bits: the unwritable cases run the check as nobody (setpriv), on a
+# copy of lab_common.sh in the test's own directory (the checkout may be under a 0700 home)
+chmod o+x "$VQ_TMP"
+install -m 0644 "$ROOT/scripts/lab_common.sh" "$VQ_TMP/lab_common.sh"
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c \
+		'. "$1"; LAB_KEEP_LOG=$2 lab_keep_log_check' bash "$VQ_TMP/lab_common.sh" "$1" 2>&1
+	echo "rc $?"
+}
+check "LAB_KEEP_LOG in a read-only directory (as nobody)" \
+	"lab: LAB_KEEP_LOG must be a file in a writable directory, not '$VQ_TMP/ro/x.log'|rc 2" \
+	"$(as_nobody "$VQ_TMP/ro/x.log" | paste -sd'|')"
+check "LAB_KEEP_LOG a read-only file (as nobody)" \
+	"lab: LAB_KEEP_LOG must be a regular file the lab can write, not '$VQ_TMP/rw/ro.log'|rc 2" \
+	"$(as_nobody "$VQ_TMP/rw/ro.log" | paste -sd'|')"
+check "LAB_KEEP_LOG a new file in a writable directory (as nobody): passes" "rc 0" \
+	"$(as_nobody "$VQ_TMP/rw/x.log" | paste -sd'|')"
+check_true "... and leaves no file behind" test ! -e "$VQ_TMP/rw/x.log"
 chmod 755 "$VQ_TMP/ro"
 # a good one passes --settings and is left as found: a new name is not created, an existing
 # file keeps its content
