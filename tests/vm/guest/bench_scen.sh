@@ -47,7 +47,7 @@ TICK_MS=${VQ_BENCH_TICK_MS:-1000}
 # vqtuned's nice value: 0, as systemd/vqtuned.service runs it. Nice 10 was tried for rr's
 # p99 (sampling's ~13 ms of a TCG vCPU a tick sits on the ping-pong's vCPUs) and bought
 # nothing: rr (c)/(a) read 1.20 at nice 10 (noise 0.07) and 1.13 at nice 0 (noise 0.29), 5
-# runs each: the cost is spent in syscalls, which a waking task does not preempt
+# runs each, both inside the spread of the default columns themselves
 NICE=${VQ_BENCH_NICE:-0}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
