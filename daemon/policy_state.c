@@ -19,7 +19,6 @@
 #include "util.h"
 #include "vqtune_api.h"
 
-
 static struct policy current;
 static bool current_set;
 static const char *path_;
