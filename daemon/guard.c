@@ -125,6 +125,7 @@ void law_state_init(struct law_state *st)
 	for (k = 0; k < LK_NUM; k++)
 		st->knob[k] = LAW_KNOB_ABSENT;
 	st->learn.bl_failed_us = INT64_MIN;
+	st->learn.ql_period_zerocopy = LAW_KNOB_ABSENT;
 }
 
 int64_t law_clamp(const struct law_policy *pol, enum law_knob k, double v)

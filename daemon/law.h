@@ -129,6 +129,7 @@ struct law_learn {
 	/* queue-limit: completion period learned while starving, and its context */
 	double ql_period_ns;
 	double ql_period_pkt_bytes;
+	int64_t ql_period_zerocopy;		/* vqpair zerocopy knob when P was learned */
 	double ql_peak_bytes_per_s;		/* capacity estimate without a line rate */
 	uint32_t ql_starve_ticks;		/* consecutive starving intervals ... */
 	int64_t ql_starve_limit_bytes;		/* ... at this limit_max */

@@ -22,7 +22,9 @@
  * starving intervals at one limit (a load drop, or the refill after a step, looks so for
  * one). P is forgotten when the packet size moves by more than QL_PKT_CONTEXT (a completion
  * period is a frames count times a packet size, or a timer), so a stale floor does not keep
- * a queue long. limit_min is only ever lowered: dql raises its own limit on starvation.
+ * a queue long; and when vqpair's zerocopy knob moves: a zerocopy buffer completes when its
+ * receiver frees it, so a P learned with zerocopy on behind a slow consumer is that
+ * consumer's hold, not the device's completion period, and says nothing once it is off. limit_min is only ever lowered: dql raises its own limit on starvation.
  * Without a line rate D is the best tick seen, and a tick under 95% of it may be jitter, not
  * starvation; so every raise of a capped limit is a probe that must raise the rate (see
  * ql_probe()), and one that does not forgets P and stops starvation readings at that level.
@@ -219,6 +221,12 @@ static void ql_learn_period(const struct law_state *st, const struct ql_view *v,
 	bool same = learn->ql_starve_limit_bytes == st->knob[LK_BQL_LIMIT_MAX];
 	double ratio;
 
+	/* another completion path: neither P nor a starving interval before it counts */
+	if (learn->ql_period_zerocopy != st->knob[LK_ZEROCOPY]) {
+		learn->ql_period_ns = 0;
+		same = false;
+	}
+	learn->ql_period_zerocopy = st->knob[LK_ZEROCOPY];
 	learn->ql_starve_ticks = !v->starving ? 0 : same ? learn->ql_starve_ticks + 1 : 1;
 	learn->ql_starve_limit_bytes = st->knob[LK_BQL_LIMIT_MAX];
 	if (learn->ql_starve_ticks >= QL_STARVE_CONFIRM) {

@@ -518,6 +518,74 @@ static void test_dql_below_cap_not_starving(void **state)
 }
 
 /*
+ * vqpair zerocopy behind a slow consumer: completions wait for the receiver, so the queue
+ * starves at its cap and a period is learned (125000 B / 40 MB/s). Once zerocopy is off that
+ * period was the consumer's hold, not the device's: it is forgotten at once (no floor step),
+ * a starving interval seen across the switch does not confirm a new one, and one learned
+ * with zerocopy off counts again only after two intervals in copy mode.
+ */
+static void test_zerocopy_switch_forgets_period(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 40e6, .tx_packets_per_s = 3e4,
+		.tx_stop_per_s = 200, .qdisc_backlog_bytes = 90000, .bql_inflight_bytes = 20000,
+		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 0, .bql_limited = true,
+		.bql_limit_bytes = 125000 };
+	struct law_step out;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 125000;
+	st.knob[LK_ZEROCOPY] = 1;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	st.learn = out.learn;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_true(out.learn.ql_period_ns == 3125000.0);
+	assert_int_equal(out.learn.ql_period_zerocopy, 1);
+	st.learn = out.learn;
+	/* the floor was written; zerocopy then goes off: the copy-mode queue sends at the line */
+	st.knob[LK_BQL_LIMIT_MAX] = out.new_value;
+	st.knob[LK_ZEROCOPY] = 0;
+	sig.tx_bytes_per_s = 125e6;
+	sig.tx_stop_per_s = 0;
+	sig.qdisc_backlog_bytes = 0;
+	sig.bql_limited = false;
+	sig.bql_inflight_bytes = 60000;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_true(out.learn.ql_period_ns == 0);
+	assert_int_equal(out.learn.ql_period_zerocopy, 0);
+	/* back to the delay target D x T = 125 MB/s x 1 ms, not the floor */
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	assert_int_equal(out.new_value, 125000);
+	assert_non_null(strstr(out.reason, "delay"));
+
+	/* a starving interval with zerocopy on, then one in copy mode: not two in a row */
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 125000;
+	st.knob[LK_ZEROCOPY] = 1;
+	sig = (struct law_signals){ .valid = true, .tx_bytes_per_s = 40e6,
+		.tx_packets_per_s = 3e4, .tx_stop_per_s = 200, .qdisc_backlog_bytes = 90000,
+		.bql_inflight_bytes = 20000, .capacity_bytes_per_s = 125e6, .tx_drops_per_s = 0,
+		.bql_limited = true, .bql_limit_bytes = 125000 };
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.learn.ql_starve_ticks, 1);
+	st.learn = out.learn;
+	st.knob[LK_ZEROCOPY] = 0;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.learn.ql_starve_ticks, 1);
+	assert_true(out.learn.ql_period_ns == 0);
+	st.learn = out.learn;
+	/* starving on in copy mode: this period is the device's, learned and applied */
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_true(out.learn.ql_period_ns == 3125000.0);
+	assert_int_equal(out.new_value, 431021);	/* 125 MB/s x 3.125 ms x 1.1 + 1333 B */
+	assert_non_null(strstr(out.reason, "starvation floor"));
+}
+
+/*
  * No line rate and a queue that only ever carried a trickle (ARP, one frame in flight: 80 ms
  * over the trickle's rate): its rate is what it was offered, not what it drains, so limit_max
  * is not cut to a frame; once the queue has been
@@ -584,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_ring_and_full_mode),
 		cmocka_unit_test(test_dql_below_cap_not_starving),
 		cmocka_unit_test(test_idle_queue_not_cut),
+		cmocka_unit_test(test_zerocopy_switch_forgets_period),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
