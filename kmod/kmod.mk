@@ -52,11 +52,13 @@ kmod-sparse:
 
 kmod-spec-check: SHELL := /bin/bash
 
-check-vm: kmod-spec-check
+# The guests run the daemon, CLI and probe of build/ (tests/vm/mkinitramfs.sh): build them
+# first, so a guest never runs a daemon older than the source.
+check-vm: all tools kmod-spec-check
 	@tests/vm/run.sh $(VQ_KERNELS)
 
-bench-vm:
+bench-vm: all tools
 	@tests/bench/vm_vqpair.sh $(VQ_BENCH_KERNEL)
 
-bench-scen:
+bench-scen: all tools
 	@tests/bench/vm_scenarios.sh $(VQ_BENCH_KERNEL)
