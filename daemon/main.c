@@ -133,6 +133,36 @@ static int opt_token_check(const char *file)
 	return 0;
 }
 
+/*
+ * The options that take one value (--socket, --listen, --token-file, --state-dir,
+ * --interval) are refused when given twice, as vqtunectl refuses its own repeats: with the
+ * last one taken, a second --listen dropped the first listener unseen. --policy is the
+ * exception: the later one wins, so that VQTUNED_OPTS overrides the policy the systemd unit
+ * gives (systemd/vqtuned.service.in); the start event names the policy installed. --netns
+ * and --manage are lists; --check-policy names its own repeat.
+ * 0, or -EINVAL with the message on stderr; @seen holds the options met so far.
+ */
+static int opt_once(const struct option *lo, int c, uint32_t *seen)
+{
+	static const char once[] = "sltSi";
+	const char *at = c > 0 ? strchr(once, c) : NULL;
+	uint32_t bit;
+
+	if (!at)
+		return 0;
+	bit = 1u << (at - once);
+	if (!(*seen & bit)) {
+		*seen |= bit;
+		return 0;
+	}
+	for (; lo->name; lo++)
+		if (lo->val == c)
+			break;
+	fprintf(stderr, "vqtuned: --%s given more than once (one per run; '%s' is the second)\n",
+		lo->name, optarg);
+	return -EINVAL;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -150,6 +180,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ 0 }
 	};
 	const char *port;
+	uint32_t seen = 0;
 	char *end;
 	long v;
 	int c;
@@ -158,6 +189,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->state_dir = VQ_DEFAULT_STATE_DIR;
 	o->interval_ms = TICK_DEFAULT_MS;
 	while ((c = getopt_long(argc, argv, "s:l:t:S:i:n:m:p:C:vh", lo, NULL)) != -1) {
+		if (opt_once(lo, c, &seen))
+			return -EINVAL;
 		switch (c) {
 		case 's': o->socket = optarg; break;
 		case 'l':

@@ -65,13 +65,19 @@ int token_read(const char *file, char **out, size_t *len)
 	ssize_t n;
 	int fd, err;
 
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: a FIFO with no writer would block open() (the daemon's start, a CLI
+	 * command) for ever. Only a regular file is a token file; a directory opens fine and
+	 * then reads as EISDIR, so both are named before any read.
+	 */
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	/* a directory opens fine and then reads as EISDIR: say what is wrong instead */
-	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 :
+		S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
+	if (err) {
 		close(fd);
-		return -EISDIR;
+		return err;
 	}
 	n = read_first_line(fd, buf, sizeof(buf));
 	close(fd);
@@ -99,6 +105,10 @@ const char *token_strerror(int err, char *buf, size_t len)
 		break;
 	case -EISDIR:
 		snprintf(buf, len, "is a directory, not a file holding the token");
+		break;
+	case -ESPIPE:
+		snprintf(buf, len, "is not a regular file (a FIFO, socket or device), not a file "
+			 "holding the token");
 		break;
 	default:
 		snprintf(buf, len, "cannot be read: %s", strerror(-err));

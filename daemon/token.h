@@ -21,7 +21,8 @@
  * Read the token of @file. Returns 0 with *@out (malloc'ed, NUL-terminated; the caller
  * zeroes and frees it: a secret) and *@len (1..TOKEN_MAX_BYTES), or -ENODATA (no token:
  * empty or white space only), -EFBIG (longer than TOKEN_MAX_BYTES), -EINVAL (a NUL byte in
- * it), -EISDIR (a directory), -ENOMEM, or -errno of open(2)/read(2).
+ * it), -EISDIR (a directory), -ESPIPE (a FIFO, socket or device: opened without blocking,
+ * never read), -ENOMEM, or -errno of open(2)/fstat(2)/read(2).
  */
 int token_read(const char *file, char **out, size_t *len);
 

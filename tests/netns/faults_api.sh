@@ -307,6 +307,48 @@ check "... vqtunectl -T says the same of it" \
 	"$("$VQTUNECTL" -H 127.0.0.1:9 -T "$VQ_TMP/blank" status 2>&1)"
 check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
 check_true "... no state directory made" test ! -e "$VQ_TMP/tokstate"
+# a FIFO with no writer as the token file: refused at once (2), by daemon and CLI alike; a
+# blocking open would hang the start (and systemd's start job) for ever
+mkfifo "$VQ_TMP/tokfifo"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/tok.sock" -S "$VQ_TMP/tokstate" -l "127.0.0.1:$(vq_free_port)" \
+	-t "$VQ_TMP/tokfifo" >"$VQ_TMP/tok.out" 2>&1
+check "vqtuned -t FIFO: exit code (124: it hung)" 2 $?
+check "... says why" "vqtuned: --token-file: '$VQ_TMP/tokfifo' is not a regular file (a FIFO, \
+socket or device), not a file holding the token" "$(cat "$VQ_TMP/tok.out")"
+timeout 10 "$VQTUNECTL" -H 127.0.0.1:9 -T "$VQ_TMP/tokfifo" status >"$VQ_TMP/tok.out" 2>&1
+check "vqtunectl -T FIFO: exit code (124: it hung)" 2 $?
+check "... in the daemon's words" "vqtunectl: -T/--token-file: '$VQ_TMP/tokfifo' is not a \
+regular file (a FIFO, socket or device), not a file holding the token" \
+	"$(cat "$VQ_TMP/tok.out")"
+check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
+# an option of one value given twice is refused (2) naming it, not the last one taken (a
+# second --listen dropped the first unseen); --policy alone takes the later one, the
+# systemd unit's override (below)
+for rep in "-l 127.0.0.1:9 --listen 127.0.0.1:10:--listen" \
+	"-i 500 -i 1000:--interval" "-s $VQ_TMP/a.sock -s $VQ_TMP/b.sock:--socket" \
+	"-S $VQ_TMP/s1 --state-dir $VQ_TMP/s2:--state-dir"; do
+	# shellcheck disable=SC2086 # the option words split on purpose
+	timeout 10 "$VQTUNED" ${rep%:*} >"$VQ_TMP/tok.out" 2>&1
+	check "vqtuned ${rep%:*}: exit code" 2 $?
+	check_true "... names ${rep##*:} ($(cat "$VQ_TMP/tok.out"))" \
+		grep -qF -- "vqtuned: ${rep##*:} given more than once" "$VQ_TMP/tok.out"
+done
+check_true "... nothing bound or made" eval 'test ! -e "$VQ_TMP/a.sock" && test ! -e "$VQ_TMP/s1"'
+# the unit's --policy, then VQTUNED_OPTS' own: the later one is the policy in force
+"$VQTUNED" -s "$VQ_TMP/pp.sock" -S "$VQ_TMP/pp.state" -p "$VQ_ROOT/policies/balanced.json" \
+	--policy "$VQ_ROOT/policies/observe.json" >"$VQ_TMP/pp.log" 2>&1 &
+PP_PID=$!
+VQ_PIDS+=("$PP_PID")
+for _ in $(seq 100); do
+	curl -sf --unix-socket "$VQ_TMP/pp.sock" http://localhost/healthz >/dev/null && break
+	kill -0 "$PP_PID" 2>/dev/null || break
+	sleep 0.1
+done
+check "vqtuned -p balanced --policy observe: the policy in force" observe \
+	"$(curl -s --unix-socket "$VQ_TMP/pp.sock" http://localhost/v1/policy | jq -r .policy.name)"
+kill -TERM "$PP_PID"
+wait "$PP_PID"
+check "... and stops cleanly" 0 $?
 
 # A daemon of its own in namespace A (its own loopback, so a fixed port is free; va managed
 # so a write can succeed) with a TCP listener and a token file of MODE; stopped at the end.

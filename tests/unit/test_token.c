@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -126,7 +127,7 @@ static void test_token_limits(void **state)
 	free(t);
 }
 
-/* a directory and a missing file are named as such */
+/* a directory, a missing file and a file that is no regular file are named as such */
 static void test_token_files(void **state)
 {
 	char why[TOKEN_WHY_BYTES], *t = NULL;
@@ -139,6 +140,17 @@ static void test_token_files(void **state)
 	assert_int_equal(token_read(path, &t, &len), -ENOENT);
 	assert_string_equal(token_strerror(-ENOENT, why, sizeof(why)),
 			    "cannot be read: No such file or directory");
+
+	/* a FIFO with no writer: refused at once (a blocking open would hang for ever), and
+	 * so is a character device that reads as an empty file */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(token_read(path, &t, &len), -ESPIPE);
+	assert_null(t);
+	assert_string_equal(token_strerror(-ESPIPE, why, sizeof(why)),
+			    "is not a regular file (a FIFO, socket or device), not a file holding "
+			    "the token");
+	unlink(path);
+	assert_int_equal(token_read("/dev/null", &t, &len), -ESPIPE);
 }
 
 int main(void)
