@@ -24,7 +24,8 @@
  * period is a frames count times a packet size, or a timer), so a stale floor does not keep
  * a queue long; and when vqpair's zerocopy knob moves: a zerocopy buffer completes when its
  * receiver frees it, so a P learned with zerocopy on behind a slow consumer is that
- * consumer's hold, not the device's completion period, and says nothing once it is off. limit_min is only ever lowered: dql raises its own limit on starvation.
+ * consumer's hold, not the device's completion period, and says nothing once it is off.
+ * limit_min is only ever lowered: dql raises its own limit on starvation.
  * Without a line rate D is the best tick seen, and a tick under 95% of it may be jitter, not
  * starvation; so every raise of a capped limit is a probe that must raise the rate (see
  * ql_probe()), and one that does not forgets P and stops starvation readings at that level.
