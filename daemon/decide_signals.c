@@ -54,6 +54,7 @@ bool decide_signals(const struct device *d, unsigned int q, struct law_signals *
 	sig->bql_inflight_bytes = tq && (tq->bql_present & (1u << BQL_INFLIGHT)) ?
 		(double)tq->bql[BQL_INFLIGHT] : LAW_UNKNOWN;
 	sig->qdisc_backlog_bytes = tq ? tq->qdisc_backlog_bytes : LAW_UNKNOWN;
+	sig->qdisc_fifo = tq && tq->qdisc_fifo;
 	/*
 	 * BQL held the stack (law.h bql_limited): at the sample, inflight was within a packet
 	 * of the dql limit while the qdisc had data. One instantaneous reading per tick: a
@@ -128,9 +129,9 @@ json_t *decide_signals_json(const struct law_signals *s)
 		{ "completion_mean_ns", s->zc_completion_ns },
 		{ "tx_ring_size", s->tx_ring_size },
 	};
-	json_t *o = json_pack("{s:b, s:I, s:b}", "valid", s->valid,
+	json_t *o = json_pack("{s:b, s:I, s:b, s:b}", "valid", s->valid,
 			      "interval_ns", (json_int_t)s->interval_ns,
-			      "bql_limited", s->bql_limited);
+			      "bql_limited", s->bql_limited, "qdisc_fifo", s->qdisc_fifo);
 	size_t i;
 
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)

@@ -58,6 +58,7 @@ struct queue {
 	uint64_t bql[BQL_NUM];
 	double qdisc_backlog_bytes; /* bytes queued in the qdisc feeding this TX queue, NAN unknown */
 	double qdisc_qlen;		/* packets in that qdisc, NAN unknown (tcq.h) */
+	bool qdisc_fifo;		/* that qdisc is one FIFO (tcq_kind_fifo()) */
 };
 
 /* Device-level counters from rtnl stats64. */

@@ -68,6 +68,12 @@ struct law_signals {
 	double bql_inflight_bytes;	/* BQL inflight, mean */
 	double qdisc_backlog_bytes;	/* qdisc backlog in front of the queue, mean */
 	/*
+	 * That qdisc is one FIFO (pfifo_fast, pfifo, bfifo; tcq.h tcq_kind_fifo()): every
+	 * packet waits behind its whole backlog, so what BQL keeps out of the driver waits in
+	 * the qdisc instead, in the same line. false: another qdisc, noqueue, or unknown.
+	 */
+	bool qdisc_fifo;
+	/*
 	 * BQL held the stack back (dql inflight at its limit) while the qdisc had data: a
 	 * stop that qstats tx-stop does not count (it counts driver stops only; BQL's
 	 * __QUEUE_STATE_STACK_XOFF is not one). The law treats it as a stop.

@@ -26,6 +26,12 @@
  * receiver frees it, so a P learned with zerocopy on behind a slow consumer is that
  * consumer's hold, not the device's completion period, and says nothing once it is off.
  * limit_min is only ever lowered: dql raises its own limit on starvation.
+ * Behind one FIFO qdisc (pfifo_fast, pfifo, bfifo: law.h qdisc_fifo) the D * T term is
+ * dropped and limit_max is never cut: every packet waits behind the qdisc's backlog plus
+ * the driver's inflight, whose sum the senders set (TCP small queues, the qdisc's limit),
+ * so a cut only moves bytes from the driver into the qdisc; it shortens no request's wait
+ * and can starve the queue. The delay target binds behind a qdisc that lets a sparse flow
+ * pass a backlog (fq_codel, as systemd sets net.core.default_qdisc; fq; cake) or none.
  * Without a line rate D is the best tick seen, and a tick under 95% of it may be jitter, not
  * starvation; so every raise of a capped limit is a probe that must raise the rate (see
  * ql_probe()), and one that does not forgets P and stops starvation readings at that level.
@@ -81,6 +87,7 @@ struct ql_view {
 	bool saturated;
 	bool capped;			/* dql's limit pinned at limit_max: dql wants more */
 	bool rate_is_drain;		/* D is a line rate, or a peak the queue was full at */
+	bool fifo;			/* one FIFO qdisc in front (law.h qdisc_fifo) */
 };
 
 /*
@@ -187,6 +194,7 @@ static void ql_observe(const struct law_state *st, const struct law_signals *sig
 	 * the probe ends.
 	 */
 	v->seen_bytes_per_s = v->drain_bytes_per_s;
+	v->fifo = sig->qdisc_fifo;
 	v->capped = sig->bql_limited && law_known(sig->bql_limit_bytes) &&
 		st->knob[LK_BQL_LIMIT_MAX] != LAW_KNOB_ABSENT &&
 		sig->bql_limit_bytes >= (double)st->knob[LK_BQL_LIMIT_MAX];
@@ -267,6 +275,19 @@ static int ql_limits(const struct law_state *st, const struct law_policy *pol,
 	 */
 	if (v->saturated && by_floor > (double)lmax)
 		by_floor = (double)lmax;
+	/*
+	 * One FIFO qdisc in front: a packet waits behind the qdisc's backlog and the driver's
+	 * inflight alike, and the senders (TCP small queues, the qdisc's own limit) set their
+	 * sum, not BQL. A cut moves bytes from the driver into the qdisc, in the same line, and
+	 * shortens no packet's wait, but it can starve the queue (on the TCG bench it cost 26%
+	 * of bulk). So the delay target binds only behind a qdisc that can pass a request ahead
+	 * of a backlog (fq_codel, fq, cake) or none (noqueue): here limit_max only rises to the
+	 * starvation floor.
+	 */
+	if (v->fifo && by_floor <= (double)lmax)
+		return 0;
+	if (v->fifo)
+		by_delay = 0;
 	target = law_clamp(pol, LK_BQL_LIMIT_MAX, fmax(by_delay, by_floor));
 	floor_binds = by_floor > by_delay;
 
@@ -360,13 +381,19 @@ int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
 	ret = ql_limits(st, pol, &v, &out->learn, out);
 	if (ret)
 		return ret;
+	if (v.fifo)
+		return law_hold(out, "limit %lld B left as it is: the qdisc is one FIFO, so a cut "
+				"would move its backlog, not shorten it (driver delay %.0f us, %s)",
+				(long long)st->knob[LK_BQL_LIMIT_MAX],
+				law_known(v.delay_ns) ? v.delay_ns / 1e3 : -1.0,
+				v.starving ? "starving" : "not starving");
 	return law_hold(out, "limit %lld B on target: delay %.0f us, %s",
 			(long long)st->knob[LK_BQL_LIMIT_MAX],
 			law_known(v.delay_ns) ? v.delay_ns / 1e3 : -1.0,
 			v.starving ? "starving" : "not starving");
 }
 
-/* max(0, delay / T - 1) + QL_STARVE_WEIGHT * (1 - rate / D) while stopped with a backlog. */
+/* max(0, delay / T - 1) (0 behind one FIFO qdisc) + QL_STARVE_WEIGHT * (1 - rate / D) while stopped with a backlog. */
 double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig,
 		       const struct law_policy *pol)
 {
@@ -379,7 +406,8 @@ double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig
 	ql_observe(st, sig, &learn, &v);
 	if (!law_known(v.delay_ns) || !pol->qlimit_target_delay_ns)
 		return LAW_UNKNOWN;
-	cost = fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);
+	/* behind one FIFO the driver's delay is no packet's delay (ql_limits()): not a cost */
+	cost = v.fifo ? 0 : fmax(0, v.delay_ns / (double)pol->qlimit_target_delay_ns - 1);
 	/*
 	 * Any shortfall beyond rate noise while the qdisc holds data counts, not only past
 	 * QL_SATURATED: against a line rate the rollback check must see a 5% starvation.

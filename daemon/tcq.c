@@ -115,6 +115,17 @@ static bool kind_is_mq(const char *kind)
 	return false;
 }
 
+bool tcq_kind_fifo(const char *kind)
+{
+	static const char *const fifos[] = { "pfifo_fast", "pfifo", "bfifo", "pfifo_head_drop" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fifos); i++)
+		if (!strcmp(kind, fifos[i]))
+			return true;
+	return false;
+}
+
 bool tcq_map(struct tcq_walk *w, const struct tcq_qdisc *qd, unsigned int n_tx,
 	     struct tcq_span *sp)
 {
@@ -171,6 +182,7 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *arg)
 	for (q = sp.first; q < sp.first + sp.n && q < d->n_tx; q++) {
 		d->txq[q].qdisc_backlog_bytes = sp.zero ? 0 : qd.backlog_bytes;
 		d->txq[q].qdisc_qlen = sp.zero ? 0 : qd.qlen;
+		d->txq[q].qdisc_fifo = !sp.zero && tcq_kind_fifo(qd.kind);
 	}
 	return MNL_CB_OK;
 }
@@ -186,6 +198,7 @@ static void forget(struct netns *ns)
 		for (q = 0; q < d->n_tx; q++) {
 			d->txq[q].qdisc_backlog_bytes = NAN;
 			d->txq[q].qdisc_qlen = NAN;
+			d->txq[q].qdisc_fifo = false;
 		}
 	}
 }

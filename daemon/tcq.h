@@ -54,6 +54,15 @@ struct tcq_span {
 };
 
 /*
+ * A qdisc that serves every packet in arrival order from one queue: pfifo_fast, pfifo,
+ * bfifo, pfifo_head_drop (net/sched/sch_fifo.c, sch_generic.c; pfifo_fast's three bands
+ * split by TOS priority only, and bulk and requests alike send with TOS 0). Every packet
+ * waits behind all of its backlog. A flow-queueing or AQM qdisc (fq_codel, fq, cake, ...)
+ * is not one: it passes a sparse flow ahead of a bulk backlog.
+ */
+bool tcq_kind_fifo(const char *kind);
+
+/*
  * Parse an RTM_NEWQDISC message into @qd. Unknown attributes are skipped. 0, or -EINVAL
  * when it is no qdisc message or is too short.
  */

@@ -636,6 +636,56 @@ static void test_idle_queue_not_cut(void **state)
 	assert_int_equal(out.new_value, 499500);
 }
 
+/*
+ * Behind one FIFO qdisc (pfifo_fast) a cut of limit_max only moves the backlog into the
+ * qdisc: 8 ms of driver delay is left alone (and costs nothing in the rollback check),
+ * where the same queue behind fq_codel is cut to D x T. A queue that starves behind the
+ * FIFO still gets its floor: L / rate = 30000 B / 60 MB/s = 500 us, x 125 MB/s x 1.1.
+ */
+static void test_fifo_qdisc_not_cut(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 50e6, .tx_packets_per_s = 5e4,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 1000, .bql_inflight_bytes = 400000,
+		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0, .qdisc_fifo = true };
+	struct law_step out;
+	int i;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 400000;
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.knob, LK_NONE);
+	assert_non_null(strstr(out.reason, "one FIFO"));
+	assert_non_null(strstr(out.reason, "delay 8000 us"));
+	assert_true(law_qlimit_cost(&st, &sig, &pol) == 0);
+	sig.qdisc_fifo = false;
+	assert_true(law_qlimit_cost(&st, &sig, &pol) == 7);	/* 8 ms / 1 ms - 1 */
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.new_value, 50000);
+
+	law_state_init(&st);
+	st.knob[LK_BQL_LIMIT_MAX] = 30000;
+	sig = (struct law_signals){ .valid = true, .tx_bytes_per_s = 60e6, .tx_packets_per_s = 1e3,
+		.tx_stop_per_s = 0, .qdisc_backlog_bytes = 64000, .bql_inflight_bytes = 30000,
+		.capacity_bytes_per_s = 125e6, .tx_drops_per_s = 0, .bql_limited = true,
+		.bql_limit_bytes = 30000, .qdisc_fifo = true };
+	/* starving: 100 x (1 - 60/125 - 2% noise), the delay term 0 */
+	assert_true(fabs(law_qlimit_cost(&st, &sig, &pol) - 50) < 1e-9);
+	for (i = 0; i < 2; i++) {
+		law_qlimit_step(&st, &sig, &pol, &out);
+		st.learn = out.learn;
+	}
+	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
+	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
+	assert_non_null(strstr(out.reason, "starvation floor"));
+	/* 125 MB/s x 500 us x 1.1 + a 60000 B packet */
+	assert_int_equal(out.new_value, 128750);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -653,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_dql_below_cap_not_starving),
 		cmocka_unit_test(test_idle_queue_not_cut),
 		cmocka_unit_test(test_zerocopy_switch_forgets_period),
+		cmocka_unit_test(test_fifo_qdisc_not_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,9 +6,13 @@
 # writer fighting a controlled knob ends pinned with one event, is not fought, and keeps
 # its value after vqtuned stops.
 # "Every knob" is what an observe-mode vqtuned reads from the kernel (BQL, NAPI, ethtool,
-# vqpair), before and after, compared line by line.
+# vqpair), before and after, compared line by line. The pair gets fq_codel (Debian's kernel
+# default, CONFIG_DEFAULT_NET_SCH), behind which the queue-limit law cuts limit_max; last,
+# a pair behind pfifo_fast, one FIFO, where the law leaves limit_max alone and says why.
 . /tests/lib.sh
-trap 'stop_all; cleanup' EXIT
+DEFAULT_QDISC=/proc/sys/net/core/default_qdisc
+QDISC0=$(cat $DEFAULT_QDISC)
+trap 'stop_all; cleanup; echo "$QDISC0" > $DEFAULT_QDISC' EXIT
 [ -x /bin/vqtuned ] && [ -x /bin/vqtunectl ] || skip "vqtuned/vqtunectl not in the initramfs"
 [ -f /policies/balanced.json ] || skip "no /policies in the initramfs"
 
@@ -90,6 +94,7 @@ wait_event() {
 	return 1
 }
 
+echo fq_codel > $DEFAULT_QDISC || fail "net.core.default_qdisc: no fq_codel in this kernel"
 pair_up 1
 ina sysctl -w net.ipv6.conf.all.disable_ipv6=1 > /dev/null 2>&1
 inb sysctl -w net.ipv6.conf.all.disable_ipv6=1 > /dev/null 2>&1
@@ -177,4 +182,33 @@ ina sh -c "echo $orig_limit > $LIMIT"
 snapshot $VQDIR/after.fight
 diff $VQDIR/orig $VQDIR/after.fight || fail "knobs differ after the fight"
 ok "after stop: the writer's value kept, every other knob back"
+
+# ---- 5. behind one FIFO qdisc the queue-limit law does not cut limit_max ----
+cleanup
+rm -rf $STATE
+echo pfifo_fast > $DEFAULT_QDISC || fail "net.core.default_qdisc: no pfifo_fast"
+pair_up 1
+orig_limit=$(ina cat $LIMIT)
+: > $VQDIR/log
+start_d /policies/balanced.json
+traffic 30
+n=0
+until ctl --json queues $NSA:$FRONT 2>/dev/null | grep -q '"reason": "limit [0-9]* B left as it is: the qdisc is one FIFO'; do
+	n=$((n + 1))
+	[ $n -lt 100 ] || { ctl --json queues $NSA:$FRONT; fail "no FIFO hold of the qlimit law"; }
+	sleep 0.2
+done
+# a decision on tx-0 (the polling law's busyloop steps come in the first ticks) carries it
+n=0
+until ctl --json events 2>/dev/null | grep -q '"qdisc_fifo": true'; do
+	n=$((n + 1))
+	[ $n -lt 50 ] || { ctl --json events; fail "no event carries qdisc_fifo true"; }
+	sleep 0.2
+done
+ctl events | grep "controller qlimit applied .*bql-limit-max" &&
+	fail "the qlimit law moved limit_max behind pfifo_fast"
+[ "$(ina cat $LIMIT)" = "$orig_limit" ] || fail "limit_max moved ($(ina cat $LIMIT))"
+ok "pfifo_fast: limit_max $orig_limit left alone, the law says the qdisc is one FIFO"
+stop_d TERM
+stop_traffic
 exit 0
