@@ -129,8 +129,10 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 	if (!root)
 		return VQ_EXIT_USAGE;
 	if (!json_is_object(root)) {
+		/* vqtuned -C's words (policy.c) */
+		fprintf(stderr, CTL_PROG ": %s: a policy is a JSON object, not %s\n", file,
+			apierr_json_type(root));
 		json_decref(root);
-		fprintf(stderr, CTL_PROG ": %s: the policy must be a JSON object\n", file);
 		return VQ_EXIT_USAGE;
 	}
 	inner = json_object_get(root, "policy");

@@ -340,6 +340,19 @@ static const char *overflow_range(const json_error_t *jerr)
 	return strstr(jerr->text, "integer") ? VQ_JSON_INT_RANGE : VQ_JSON_REAL_RANGE;
 }
 
+const char *apierr_json_type(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
 void apierr_json_text_error(const char *text, size_t len, const json_error_t *jerr,
 			    const char *what, char *where, size_t where_len, char *why,
 			    size_t why_len)

@@ -50,6 +50,9 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,
 			   const char *what, int *line, int *col, char *msg, size_t msglen);
 
+/* A JSON value's type as an error names it: "an object", "an array", ..., "null". */
+const char *apierr_json_type(const json_t *v);
+
 /*
  * Where and why jansson refused @text (a file or body, as @what in apierr_json_text_fault()):
  * @where gets ":LINE:COLUMN", empty when the fault has no place (an empty text); @why

@@ -234,6 +234,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "vqtuned: --netns: at most %d\n", MAX_NETNS_ARGS);
 				return -EINVAL;
 			}
+			if (!netns_name_valid(optarg)) {
+				fprintf(stderr, "vqtuned: --netns: '%s' is not a namespace name "
+					"(1..%d bytes, no '/', not '.', '..' or '-')\n", optarg,
+					NETNS_NAME_MAX - 1);
+				return -EINVAL;
+			}
 			o->netns[o->n_netns++] = optarg;
 			break;
 		case 'm':

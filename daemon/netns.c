@@ -221,7 +221,7 @@ static int mount_sysfs(struct netns *ns)
 	return 0;
 }
 
-static bool valid_name(const char *name)
+bool netns_name_valid(const char *name)
 {
 	size_t len = strlen(name);
 
@@ -312,7 +312,7 @@ int netns_add(const char *name)
 	struct netns *ns;
 	int ret;
 
-	if (!valid_name(name))
+	if (!netns_name_valid(name))
 		return -EINVAL;
 	if (netns_find(name))
 		return -EEXIST;
@@ -452,7 +452,7 @@ struct netns *netns_get(const char *name)
 {
 	struct netns *ns = netns_find(name);
 
-	if (ns || !valid_name(name))
+	if (ns || !netns_name_valid(name))
 		return ns;
 	if (ns_create(name, &ns))
 		return NULL;

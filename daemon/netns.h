@@ -52,6 +52,11 @@ struct netns {
  */
 int netns_init(const char *run_dir);
 /*
+ * A name ip-netns(8) could have made under /run/netns: 1..NETNS_NAME_MAX - 1 bytes, no '/',
+ * not ".", ".." or "-" (the API's spelling of the daemon's own namespace).
+ */
+bool netns_name_valid(const char *name);
+/*
  * Start watching /run/netns/@name, and remember it as wanted: watched again when it comes
  * back after a deletion (netns_revive()). 0, -EEXIST, -EINVAL (bad name) or -errno.
  */

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "apierr.h"
 #include "log.h"
 #include "policy.h"
 #include "policy_schema.h"
@@ -94,20 +95,13 @@ pfail(struct pctx *c, bool at_key, int status, const char *code, const char *fmt
 			break;
 }
 
+/* Every key of @obj must be in @allowed (NULL-terminated). */
+/* "an object", "an array", ...: as apierr names them for vqtunectl too */
 static const char *jtype(const json_t *v)
 {
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
+	return apierr_json_type(v);
 }
 
-/* Every key of @obj must be in @allowed (NULL-terminated). */
 static void only_fields(struct pctx *c, json_t *obj, const char *const *allowed)
 {
 	char list[POLICY_MSG_MAX];
@@ -168,8 +162,9 @@ static int get_num(struct pctx *c, json_t *obj, const char *key, bool real, doub
 		util_real_str(json_real_value(v), shown, sizeof(shown));
 	}
 	if (json_is_real(v) && !real)
-		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%s)",
-		      shown);
+		/* 100.0 is shown so, not as the integer 100 it is refused for being */
+		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be an integer, not a real (%s%s)",
+		      shown, strpbrk(shown, ".eEni") ? "" : ".0");
 	else if (!json_is_number(v))
 		pfail(c, false, 400, VQ_ERR_INVALID_FIELD, "must be %s, not %s",
 		      real ? "a number" : "an integer", jtype(v));

@@ -334,6 +334,14 @@ for rep in "-l 127.0.0.1:9 --listen 127.0.0.1:10:--listen" \
 		grep -qF -- "vqtuned: ${rep##*:} given more than once" "$VQ_TMP/tok.out"
 done
 check_true "... nothing bound or made" eval 'test ! -e "$VQ_TMP/a.sock" && test ! -e "$VQ_TMP/s1"'
+# a --netns name ip-netns could not have made is a usage error (2), as every bad option is
+for bad in - .. a/b ""; do
+	timeout 10 "$VQTUNED" -s "$VQ_TMP/a.sock" -n "$bad" >"$VQ_TMP/tok.out" 2>&1
+	check "vqtuned -n '$bad': exit code" 2 $?
+	check "... the reason" "vqtuned: --netns: '$bad' is not a namespace name (1..63 bytes, \
+no '/', not '.', '..' or '-')" "$(cat "$VQ_TMP/tok.out")"
+done
+check_true "... nothing bound" test ! -e "$VQ_TMP/a.sock"
 # the unit's --policy, then VQTUNED_OPTS' own: the later one is the policy in force
 "$VQTUNED" -s "$VQ_TMP/pp.sock" -S "$VQ_TMP/pp.state" -p "$VQ_ROOT/policies/balanced.json" \
 	--policy "$VQ_ROOT/policies/observe.json" >"$VQ_TMP/pp.log" 2>&1 &

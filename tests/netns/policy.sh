@@ -109,6 +109,13 @@ check "near.json: --check-policy shows why" "$VQ_TMP/near.json:1:32: $want" \
 check "near.json: policy load says the same" \
 	"vqtunectl: $want (out_of_range, field guard.rollback_worse_pct)" \
 	"$(vq_ctl policy load "$VQ_TMP/near.json" 2>&1)"
+# a JSON text that is no object: both programs in the same words
+printf '[1]\n' >"$VQ_TMP/array.json"
+check "array.json: --check-policy" "$VQ_TMP/array.json:1:1: a policy is a JSON object, not an array" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/array.json" 2>&1)"
+check "array.json: policy load says the same" \
+	"vqtunectl: $VQ_TMP/array.json: a policy is a JSON object, not an array" \
+	"$(vq_ctl policy load "$VQ_TMP/array.json" 2>&1)"
 
 # ---- two errors, the range one first in the text and the unknown field first in the
 # schema: PUT, policy load and --check-policy all give the first in text order, and the PUT

@@ -201,7 +201,7 @@ static void test_wrong_types(void **state)
 		     "must be an integer, not a string");
 	expect_error(2, 400, "controllers.polling.enabled", 3, 41,
 		     "must be true or false, not an integer");
-	expect_error(3, 400, "guard.cooldown_ticks", 2, 30, "must be an integer, not a real (2)");
+	expect_error(3, 400, "guard.cooldown_ticks", 2, 30, "must be an integer, not a real (2.0)");
 	/* reals where reals are allowed, and integers there too */
 	t = "{\"objective\": {\"event_budget_per_s\": 2.5e4, \"throughput_floor_pct\": 50.5},"
 	    " \"guard\": {\"hysteresis_pct\": 3}}";
