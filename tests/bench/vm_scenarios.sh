@@ -32,7 +32,7 @@
 # CPU F, backend worker and servers on CPU B, both CPUs of the guest; none: unpinned),
 # VQ_BENCH_TRACE (1: bulkrr's cells also give BQL's limit and inflight, median/max over the
 # measured window; 0, default: not), VQ_BENCH_QDISC (the pairs' qdisc: pfifo_fast, default,
-# the kernel's own; fq_codel, as systemd sets net.core.default_qdisc on Debian),
+# the kernel's built-in one FIFO; fq_codel, as Debian's kernels and systemd set it),
 # VQ_BENCH_LINE_MBIT (the backend's line rate, vqpair debugfs line_rate_mbit, 0..100000
 # Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_BENCH_NICE
 # (vqtuned's nice value, 0..19, default 0: as systemd/vqtuned.service runs it), VQ_VM_TIMEOUT

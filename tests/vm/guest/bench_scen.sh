@@ -91,11 +91,12 @@ else
 	ON_F="taskset -c ${PIN%%:*}" ON_B="taskset -c $PIN_B"
 fi
 # the qdisc every pair's devices get (net.core.default_qdisc, set before the first pair):
-# pfifo_fast, the kernel's own default and this initramfs's, which has no systemd (one
+# pfifo_fast, the kernel's built-in default where CONFIG_DEFAULT_NET_SCH is not set (one
 # FIFO: a request waits behind every bulk packet the qdisc holds, whatever the driver's
-# queue limit); or fq_codel, as systemd's sysctl.d/50-default.conf sets it on Debian guests
-# and hosts (flow queues: a request passes the bulk backlog, and waits only behind what
-# BQL let into the driver)
+# queue limit, so the queue-limit law leaves limit_max alone there); or fq_codel, which
+# Debian's test kernels are built with (CONFIG_DEFAULT_NET_SCH) and systemd's
+# sysctl.d/50-default.conf sets on Debian guests and hosts (flow queues: a request passes
+# the bulk backlog, and waits only behind what BQL let into the driver). Set either way.
 QDISC=${VQ_BENCH_QDISC:-pfifo_fast}
 # the backend's line rate, Mbit/s (vqpair debugfs line_rate_mbit; 0: none, the worker drains
 # as fast as its CPU allows)
