@@ -27,7 +27,7 @@
  * A move s0 -> s1 pays when  W * (h1 - h0) > (s1 - s0) * (1 - min(h0, h1)),  W = the value of
  * a hit (a kick and a wakeup saved): the hits gained against the spin every missing spin
  * adds. The law climbs while moves pay and, on a move that does not, goes back and halves the
- * step: a bisection that ends when the step is inside the hysteresis band, at the largest s
+ * step (again while a bound clamps it onto the value that just failed): a bisection that ends when the step is inside the hysteresis band, at the largest s
  * whose last increment still paid. A new context (packet rate x2, or hit fraction +-0.1 at
  * the settled value, for BL_CONTEXT_TICKS ticks in a row) restarts it downward first
  * (spinning is the cost: shrink when spins miss), and upward once if no downward move paid.
@@ -401,6 +401,15 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 	}
 	while (!l->bl_settled) {
 		next = law_clamp(pol, LK_BUSYLOOP_US, (double)(l->bl_base_us + l->bl_step_us));
+		/*
+		 * A halved step the bound clamps onto the probe that just failed (4 - 8 and
+		 * 4 - 4 are both 0) would repeat it: the bench's busyloop went 4 -> 0 -> 4 ->
+		 * 0 until the oscillation guard held it. Halve on to a value not yet tried.
+		 */
+		if (next == l->bl_failed_us && next != l->bl_base_us) {
+			bl_halve(l, pol);
+			continue;
+		}
 		if (next != l->bl_base_us)
 			return law_propose(out, LK_BUSYLOOP_US, s, next, false,
 					   "busyloop probe %lld -> %lld us: hit fraction %.2f",

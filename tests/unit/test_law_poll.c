@@ -454,6 +454,55 @@ static void test_busyloop_spikes_hold(void **state)
 }
 
 /*
+ * The bench's flap: settled at 4 us, the hit fraction moves for BL_CONTEXT_TICKS ticks and
+ * the downward search probes 4 -> 0 (a step of 8 clamped at 0), which does not pay. The
+ * halved step (4) would clamp onto 0 again; the law probes 2 instead, then 3, and settles
+ * back at 4, trying 0 once.
+ */
+static void test_busyloop_clamped_probe_not_repeated(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .rx_packets_per_s = 20e3 };
+	struct law_step out;
+	int i, zeros = 0, probes = 0;
+	bool saw2 = false;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BUSYLOOP_US] = 4;
+	st.learn.bl_settled = true;
+	st.learn.bl_base_us = 4;
+	st.learn.bl_base_hit = 0.40;
+	st.learn.bl_ctx_pps = 20e3;
+	for (i = 0; i < 12; i++) {
+		/* 4 us: a fifth of the spins hit (0.2, off 0.4 by more than 0.1), 3: 0.18, 2: 0.15 */
+		int64_t s = st.knob[LK_BUSYLOOP_US];
+		double h = s == 4 ? 0.2 : s == 3 ? 0.18 : s == 2 ? 0.15 : 0;
+
+		sig.busyloop_hits_per_s = h * 10e3;
+		sig.busyloop_misses_per_s = st.knob[LK_BUSYLOOP_US] ? (1 - h) * 10e3 : 0;
+		assert_true(law_poll_step(&st, &sig, &pol, &out) >= 0);
+		st.learn = out.learn;
+		if (getenv("LAW_TRACE"))
+			printf("bl t%d %lld | %s\n", i, (long long)st.knob[LK_BUSYLOOP_US], out.reason);
+		if (out.knob != LK_BUSYLOOP_US)
+			continue;
+		if (strstr(out.reason, "probe"))
+			probes++;
+		zeros += out.new_value == 0;
+		saw2 |= out.new_value == 2;
+		st.knob[LK_BUSYLOOP_US] = out.new_value;
+	}
+	assert_int_equal(zeros, 1);
+	assert_true(saw2);
+	assert_int_equal(probes, 3);		/* 0, 2, 3: a bisection, each value once */
+	assert_int_equal(st.knob[LK_BUSYLOOP_US], 4);
+	assert_true(st.learn.bl_settled);
+}
+
+/*
  * tx-napi against a plant: on, completions cost p / 2 events/s (tx-frames 2); off, none,
  * but a queue whose senders wait for completions (TCP small queues, BQL) stops with the
  * qdisc backlogged. Phases: events over budget, nobody waits -> off; senders start to wait
@@ -630,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_busyloop_jitter),
 		cmocka_unit_test(test_busyloop_idle_backoff),
 		cmocka_unit_test(test_busyloop_spikes_hold),
+		cmocka_unit_test(test_busyloop_clamped_probe_not_repeated),
 		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_tx_napi),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
