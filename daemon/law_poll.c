@@ -27,7 +27,8 @@
  * A move s0 -> s1 pays when  W * (h1 - h0) > (s1 - s0) * (1 - min(h0, h1)),  W = the value of
  * a hit (a kick and a wakeup saved): the hits gained against the spin every missing spin
  * adds. The law climbs while moves pay and, on a move that does not, goes back and halves the
- * step (again while a bound clamps it onto the value that just failed): a bisection that ends when the step is inside the hysteresis band, at the largest s
+ * step (again while a bound clamps it onto the value that just failed): a bisection that
+ * ends when the step is inside the hysteresis band, at the largest s
  * whose last increment still paid. A new context (packet rate x2, or hit fraction +-0.1 at
  * the settled value, for BL_CONTEXT_TICKS ticks in a row) restarts it downward first
  * (spinning is the cost: shrink when spins miss), and upward once if no downward move paid.

@@ -393,7 +393,10 @@ int law_qlimit_step(const struct law_state *st, const struct law_signals *sig,
 			v.starving ? "starving" : "not starving");
 }
 
-/* max(0, delay / T - 1) (0 behind one FIFO qdisc) + QL_STARVE_WEIGHT * (1 - rate / D) while stopped with a backlog. */
+/*
+ * max(0, delay / T - 1) (0 behind one FIFO qdisc) + QL_STARVE_WEIGHT * (1 - rate / D) while
+ * stopped with a backlog.
+ */
 double law_qlimit_cost(const struct law_state *st, const struct law_signals *sig,
 		       const struct law_policy *pol)
 {
