@@ -33,8 +33,9 @@
  * the settled value, for BL_CONTEXT_TICKS ticks in a row) restarts it downward first
  * (spinning is the cost: shrink when spins miss), and upward once if no downward move paid.
  * A probe that hit nothing ends its search (h does not fall as s grows, so no shorter spin
- * can hit), and a search from 0 that found nothing paying makes the next one wait 16, 32, ...
- * 1024 ticks (spins that never hit are not worth a probe at every swing of a bursty rate).
+ * can hit), and a search that found nothing paying makes the next one wait 16, 32, ...
+ * 1024 ticks from 0, up to 64 from a spinning value (spins that never hit are not worth a
+ * probe at every swing of a bursty rate, nor is a settled spin at every swing of its hits).
  * Stability: each search is finite (log2(step / band) halvings) and settled values only move
  * on a context change.
  *
@@ -93,6 +94,12 @@
 /* a search from 0 that found no paying spin waits 16, 32, ... 1024 ticks before the next */
 #define BL_RETRY_FIRST_TICKS	16
 #define BL_RETRY_MAX_TICKS	1024
+/*
+ * ... and one from a spinning value that moved nothing waits too, up to 64 ticks: under bulk
+ * the hit fraction swings past BL_CONTEXT_HIT every few ticks, and each search from 4 us
+ * (4 -> 0 -> 4 -> 2 -> 4 -> 3 -> 4) added four reversals, until the oscillation guard held it
+ */
+#define BL_RESEARCH_MAX_TICKS	64
 /* a settled busyloop reprobes when the packet rate moves by 2x ... */
 #define BL_CONTEXT_PPS		2.0
 /* ... or its hit fraction by 0.1: a tenth of the spins changing outcome ... */
@@ -309,14 +316,14 @@ static void bl_exhausted(struct law_learn *l)
 	l->bl_step_us = 0;
 	l->bl_settled = true;
 	l->bl_quiet_ticks = 0;
-	if (l->bl_moved || l->bl_base_us > 0) {
+	if (l->bl_moved) {
 		l->bl_retry_ticks = 0;
 		return;
 	}
-	/* nothing paid from 0: the next search waits, longer each time */
+	/* nothing paid: the next search from this value waits, longer each time */
 	l->bl_retry_ticks = l->bl_retry_ticks ? l->bl_retry_ticks * 2 : BL_RETRY_FIRST_TICKS;
-	if (l->bl_retry_ticks > BL_RETRY_MAX_TICKS)
-		l->bl_retry_ticks = BL_RETRY_MAX_TICKS;
+	if (l->bl_retry_ticks > (l->bl_base_us > 0 ? BL_RESEARCH_MAX_TICKS : BL_RETRY_MAX_TICKS))
+		l->bl_retry_ticks = l->bl_base_us > 0 ? BL_RESEARCH_MAX_TICKS : BL_RETRY_MAX_TICKS;
 }
 
 /* Halve the step after a probe that did not pay; smallest step the guard's band lets pass. */
@@ -375,6 +382,10 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 				(long long)s, h);
 	if (l->bl_settled && s == 0 && l->bl_quiet_ticks < l->bl_retry_ticks)
 		return law_hold(out, "busyloop off: no spin paid from 0, next search in %u ticks",
+				l->bl_retry_ticks - l->bl_quiet_ticks);
+	if (l->bl_settled && s == l->bl_base_us && l->bl_quiet_ticks < l->bl_retry_ticks)
+		return law_hold(out, "busyloop-us %lld settled: its last search found nothing "
+				"better, next in %u ticks", (long long)s,
 				l->bl_retry_ticks - l->bl_quiet_ticks);
 	if (l->bl_settled || !l->bl_step_us)
 		bl_start(l, s, h, pps, l->bl_settled && s > 0 ? -1 : 1);

@@ -457,7 +457,7 @@ static void test_busyloop_spikes_hold(void **state)
  * The bench's flap: settled at 4 us, the hit fraction moves for BL_CONTEXT_TICKS ticks and
  * the downward search probes 4 -> 0 (a step of 8 clamped at 0), which does not pay. The
  * halved step (4) would clamp onto 0 again; the law probes 2 instead, then 3, and settles
- * back at 4, trying 0 once.
+ * back at 4, trying 0 once; having moved nothing, its next search waits 16 ticks.
  */
 static void test_busyloop_clamped_probe_not_repeated(void **state)
 {
@@ -500,6 +500,19 @@ static void test_busyloop_clamped_probe_not_repeated(void **state)
 	assert_int_equal(probes, 3);		/* 0, 2, 3: a bisection, each value once */
 	assert_int_equal(st.knob[LK_BUSYLOOP_US], 4);
 	assert_true(st.learn.bl_settled);
+	/*
+	 * The hits stay off the settled 0.2: a search that moved nothing makes the next wait
+	 * 16 ticks from the one it settled at (t7; the loop above ran 4 of them).
+	 */
+	sig.busyloop_hits_per_s = 0.45 * 10e3;
+	sig.busyloop_misses_per_s = 0.55 * 10e3;
+	for (i = 0; i < 11; i++) {
+		assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+		st.learn = out.learn;
+	}
+	assert_non_null(strstr(out.reason, "found nothing better, next in 1 ticks"));
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 1);
+	assert_non_null(strstr(out.reason, "probe 4 -> 0"));	/* then it searches again */
 }
 
 /*
