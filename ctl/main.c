@@ -273,7 +273,7 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 	a->conn.timeout_ms = CTL_TIMEOUT_DEFAULT_MS;
 	opterr = 0;
 	/* '+': stop at the command word, its options are parsed by the command */
-	while ((o = getopt_long(argc, argv, "+s:H:T:jt:hV", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+:s:H:T:jt:hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			if (ctl_opt_once(NULL, "-s/--socket", &socket_given))
@@ -308,9 +308,18 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 		case 'V':
 			printf(CTL_PROG " " VQ_VERSION "\n");
 			return VQ_EXIT_OK;
-		default:
-			return ctl_usage_error(NULL, "option '%s' unknown or missing its argument",
-					       argv[optind - 1]);
+		case ':':	/* the leading ':' of the optstring: an option without its value */
+		default: {
+			/* named as typed: "--socket" or "-s", "--bogus" without its "=value" */
+			const char *w = argv[optind - 1];
+			int n = (int)strcspn(w, "=");
+
+			if (strncmp(w, "--", 2))
+				return ctl_usage_error(NULL, o == ':' ? "option '-%c' needs an "
+						       "argument" : "unknown option '-%c'", optopt);
+			return ctl_usage_error(NULL, o == ':' ? "option '%.*s' needs an argument" :
+					       "unknown option '%.*s'", n, w);
+		}
 		}
 	}
 	/* one of them would be ignored; $VQTUNE_SOCKET is only a default and gives way to -H */

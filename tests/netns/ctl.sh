@@ -92,6 +92,16 @@ for h in "127.0.0.1:$PORT" "http://127.0.0.1:$PORT/" "[::1]:$PORT"; do
 	check "-H '$h' (no listener): exit code" 3 $?
 done
 
+# a global option unknown, or without its value: 2, naming it as typed and which it is
+for c in "--bogus status:unknown option '--bogus'" "--bogus=3 status:unknown option '--bogus'" \
+	"-x status:unknown option '-x'" "-s:option '-s' needs an argument" \
+	"--timeout:option '--timeout' needs an argument"; do
+	# shellcheck disable=SC2086 # the words split on purpose
+	"$VQTUNECTL" ${c%%:*} >/dev/null 2>"$VQ_TMP/err"
+	check "vqtunectl ${c%%:*}: exit code" 2 $?
+	check "... says" "vqtunectl: ${c#*:}" "$(head -1 "$VQ_TMP/err")"
+done
+
 # -s and -H both: one would be ignored, so neither is chosen; 2 even with nothing listening
 "$VQTUNECTL" -s "$NOSOCK" -H "127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
 check "-s with -H: exit code" 2 $?
