@@ -367,6 +367,14 @@ void apierr_json_text_error(const char *text, size_t len, const json_error_t *je
 		return;
 	}
 	snprintf(where, where_len, ":%d:%d", jerr->line, apierr_column(jerr->column));
+	if (json_error_code(jerr) == json_error_null_character ||
+	    json_error_code(jerr) == json_error_null_byte_in_key) {
+		/* as apierr_json_parse() words it: jansson's names its flag JSON_ALLOW_NUL */
+		if (nul_escape_pos(text, len, &line, &col))
+			snprintf(where, where_len, ":%d:%d", line, col);
+		snprintf(why, why_len, "NUL character (\\u0000) in a string is not allowed");
+		return;
+	}
 	if (overflow_why(text, len, jerr, field, sizeof(field)))
 		snprintf(why, why_len, "%s: %s (%s)", field, jerr->text, overflow_range(jerr));
 	else

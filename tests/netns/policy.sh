@@ -116,6 +116,13 @@ check "array.json: --check-policy" "$VQ_TMP/array.json:1:1: a policy is a JSON o
 check "array.json: policy load says the same" \
 	"vqtunectl: $VQ_TMP/array.json: a policy is a JSON object, not an array" \
 	"$(vq_ctl policy load "$VQ_TMP/array.json" 2>&1)"
+# a NUL escape in a string: the API's words, not jansson's (which name its JSON_ALLOW_NUL)
+printf '{"name":"x\\u0000y"}\n' >"$VQ_TMP/nul.json"
+want='NUL character (\u0000) in a string is not allowed'
+check "nul.json: --check-policy" "$VQ_TMP/nul.json:1:11: $want" \
+	"$("$VQTUNED" --check-policy "$VQ_TMP/nul.json" 2>&1)"
+check "nul.json: policy load says the same" "vqtunectl: $VQ_TMP/nul.json:1:11: $want" \
+	"$(vq_ctl policy load "$VQ_TMP/nul.json" 2>&1)"
 
 # ---- two errors, the range one first in the text and the unknown field first in the
 # schema: PUT, policy load and --check-policy all give the first in text order, and the PUT
