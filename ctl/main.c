@@ -82,9 +82,10 @@ static void ctl_help(FILE *f)
 	fprintf(f, "\nDEV is NAME or NETNS:NAME (NETNS \"-\" is vqtuned's own namespace); NAME may\n"
 		"be the raw name or its display form (\\xHH escapes). VALUE is an unsigned\n"
 		"decimal integer.\n\n"
-		"Exit status: 0 success, 1 the server answered with an error, 2 bad command line\n"
-		"or input file, 3 vqtuned could not be reached, 4 device, knob or queue not\n"
-		"found (404).\n");
+		"Exit status: 0 success, 1 the server answered with an error (a policy it\n"
+		"rejects included), 2 bad command line or an input file that is no JSON object\n"
+		"(caught here, before anything is sent), 3 vqtuned could not be reached,\n"
+		"4 device, knob or queue not found (404).\n");
 }
 
 static void ctl_cmd_help(const struct ctl_cmd *c, FILE *f)
