@@ -282,6 +282,8 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--follow") || !strcmp(argv[i], "-f"))
 			follow = true;
+		else if (ctl_is_option(argv[i]))
+			return ctl_usage_error("events", "unknown option '%s'", argv[i]);
 		else
 			return ctl_usage_error("events", "unexpected argument '%s'", argv[i]);
 	}

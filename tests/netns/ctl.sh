@@ -95,7 +95,8 @@ done
 # a global option unknown, or without its value: 2, naming it as typed and which it is
 for c in "--bogus status:unknown option '--bogus'" "--bogus=3 status:unknown option '--bogus'" \
 	"-x status:unknown option '-x'" "-s:option '-s' needs an argument" \
-	"--timeout:option '--timeout' needs an argument"; do
+	"--timeout:option '--timeout' needs an argument" "events --bogus:unknown option '--bogus'" \
+	"events foo:unexpected argument 'foo'"; do
 	# shellcheck disable=SC2086 # the words split on purpose
 	"$VQTUNECTL" ${c%%:*} >/dev/null 2>"$VQ_TMP/err"
 	check "vqtunectl ${c%%:*}: exit code" 2 $?
