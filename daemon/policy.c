@@ -95,13 +95,13 @@ pfail(struct pctx *c, bool at_key, int status, const char *code, const char *fmt
 			break;
 }
 
-/* Every key of @obj must be in @allowed (NULL-terminated). */
 /* "an object", "an array", ...: as apierr names them for vqtunectl too */
 static const char *jtype(const json_t *v)
 {
 	return apierr_json_type(v);
 }
 
+/* Every key of @obj must be in @allowed (NULL-terminated). */
 static void only_fields(struct pctx *c, json_t *obj, const char *const *allowed)
 {
 	char list[POLICY_MSG_MAX];

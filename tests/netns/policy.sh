@@ -111,10 +111,10 @@ check "near.json: policy load says the same" \
 	"$(vq_ctl policy load "$VQ_TMP/near.json" 2>&1)"
 # a JSON text that is no object: both programs in the same words
 printf '[1]\n' >"$VQ_TMP/array.json"
-check "array.json: --check-policy" "$VQ_TMP/array.json:1:1: a policy is a JSON object, not an array" \
+want="a policy is a JSON object, not an array"
+check "array.json: --check-policy" "$VQ_TMP/array.json:1:1: $want" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/array.json" 2>&1)"
-check "array.json: policy load says the same" \
-	"vqtunectl: $VQ_TMP/array.json: a policy is a JSON object, not an array" \
+check "array.json: policy load says the same" "vqtunectl: $VQ_TMP/array.json: $want" \
 	"$(vq_ctl policy load "$VQ_TMP/array.json" 2>&1)"
 # a NUL escape in a string: the API's words, not jansson's (which name its JSON_ALLOW_NUL)
 printf '{"name":"x\\u0000y"}\n' >"$VQ_TMP/nul.json"

@@ -193,7 +193,8 @@ orig_limit=$(ina cat $LIMIT)
 start_d /policies/balanced.json
 traffic 30
 n=0
-until ctl --json queues $NSA:$FRONT 2>/dev/null | grep -q '"reason": "limit [0-9]* B left as it is: the qdisc is one FIFO'; do
+FIFO_HOLD='"reason": "limit [0-9]* B left as it is: the qdisc is one FIFO'
+until ctl --json queues $NSA:$FRONT 2>/dev/null | grep -q "$FIFO_HOLD"; do
 	n=$((n + 1))
 	[ $n -lt 100 ] || { ctl --json queues $NSA:$FRONT; fail "no FIFO hold of the qlimit law"; }
 	sleep 0.2
