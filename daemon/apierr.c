@@ -340,6 +340,9 @@ static const char *overflow_range(const json_error_t *jerr)
 	return strstr(jerr->text, "integer") ? VQ_JSON_INT_RANGE : VQ_JSON_REAL_RANGE;
 }
 
+/* a NUL escape (\u0000) in a string, in the words of a file's and a body's error alike */
+#define APIERR_NUL_WHY	"NUL character (\\u0000) in a string is not allowed"
+
 const char *apierr_json_type(const json_t *v)
 {
 	switch (json_typeof(v)) {
@@ -372,7 +375,7 @@ void apierr_json_text_error(const char *text, size_t len, const json_error_t *je
 		/* as apierr_json_parse() words it: jansson's names its flag JSON_ALLOW_NUL */
 		if (nul_escape_pos(text, len, &line, &col))
 			snprintf(where, where_len, ":%d:%d", line, col);
-		snprintf(why, why_len, "NUL character (\\u0000) in a string is not allowed");
+		snprintf(why, why_len, "%s", APIERR_NUL_WHY);
 		return;
 	}
 	if (overflow_why(text, len, jerr, field, sizeof(field)))
@@ -421,8 +424,7 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 		col = jerr->column;
 	}
 	/* jansson's own words name its flag JSON_ALLOW_NUL, which means nothing to a client */
-	snprintf(msg, sizeof(msg), "line %d column %d: NUL character (\\u0000) in a string is "
-		 "not allowed", line, col);
+	snprintf(msg, sizeof(msg), "line %d column %d: %s", line, col, APIERR_NUL_WHY);
 	*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "%s", msg);
 	/*
 	 * apierr_new() shows messages in display form, which doubles the backslash; this one

@@ -309,6 +309,8 @@ static void bl_start(struct law_learn *l, int64_t s, double h, double pps, int d
 /* No smaller step can leave the band: a downward search that never moved tries up once. */
 static void bl_exhausted(struct law_learn *l)
 {
+	uint32_t max;
+
 	if (l->bl_step_us < 0 && !l->bl_moved && !l->bl_tried_up) {
 		bl_start(l, l->bl_base_us, l->bl_base_hit, l->bl_ctx_pps, 1);
 		return;
@@ -321,9 +323,10 @@ static void bl_exhausted(struct law_learn *l)
 		return;
 	}
 	/* nothing paid: the next search from this value waits, longer each time */
+	max = l->bl_base_us > 0 ? BL_RESEARCH_MAX_TICKS : BL_RETRY_MAX_TICKS;
 	l->bl_retry_ticks = l->bl_retry_ticks ? l->bl_retry_ticks * 2 : BL_RETRY_FIRST_TICKS;
-	if (l->bl_retry_ticks > (l->bl_base_us > 0 ? BL_RESEARCH_MAX_TICKS : BL_RETRY_MAX_TICKS))
-		l->bl_retry_ticks = l->bl_base_us > 0 ? BL_RESEARCH_MAX_TICKS : BL_RETRY_MAX_TICKS;
+	if (l->bl_retry_ticks > max)
+		l->bl_retry_ticks = max;
 }
 
 /* Halve the step after a probe that did not pay; smallest step the guard's band lets pass. */

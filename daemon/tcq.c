@@ -105,25 +105,27 @@ int tcq_parse(const struct nlmsghdr *nlh, struct tcq_qdisc *qd)
 	return 0;
 }
 
-static bool kind_is_mq(const char *kind)
+/* @kind is one of the @n names of @list */
+static bool kind_in(const char *kind, const char *const *list, size_t n)
 {
-	unsigned int i;
+	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(mq_kinds); i++)
-		if (!strcmp(kind, mq_kinds[i]))
+	for (i = 0; i < n; i++)
+		if (!strcmp(kind, list[i]))
 			return true;
 	return false;
+}
+
+static bool kind_is_mq(const char *kind)
+{
+	return kind_in(kind, mq_kinds, ARRAY_SIZE(mq_kinds));
 }
 
 bool tcq_kind_fifo(const char *kind)
 {
 	static const char *const fifos[] = { "pfifo_fast", "pfifo", "bfifo", "pfifo_head_drop" };
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(fifos); i++)
-		if (!strcmp(kind, fifos[i]))
-			return true;
-	return false;
+	return kind_in(kind, fifos, ARRAY_SIZE(fifos));
 }
 
 bool tcq_map(struct tcq_walk *w, const struct tcq_qdisc *qd, unsigned int n_tx,
