@@ -109,20 +109,21 @@ check "near.json: --check-policy shows why" "$VQ_TMP/near.json:1:32: $want" \
 check "near.json: policy load says the same" \
 	"vqtunectl: $want (out_of_range, field guard.rollback_worse_pct)" \
 	"$(vq_ctl policy load "$VQ_TMP/near.json" 2>&1)"
+# both_say NAME CPOS LPOS WHY: vqtuned -C and vqtunectl policy load word $VQ_TMP/NAME.json's
+# fault alike, each at its position (":L:C" or "")
+both_say() {
+	local f="$VQ_TMP/$1.json"
+
+	check "$1.json: --check-policy" "$f$2: $4" "$("$VQTUNED" --check-policy "$f" 2>&1)"
+	check "$1.json: policy load says the same" "vqtunectl: $f$3: $4" \
+		"$(vq_ctl policy load "$f" 2>&1)"
+}
 # a JSON text that is no object: both programs in the same words
 printf '[1]\n' >"$VQ_TMP/array.json"
-want="a policy is a JSON object, not an array"
-check "array.json: --check-policy" "$VQ_TMP/array.json:1:1: $want" \
-	"$("$VQTUNED" --check-policy "$VQ_TMP/array.json" 2>&1)"
-check "array.json: policy load says the same" "vqtunectl: $VQ_TMP/array.json: $want" \
-	"$(vq_ctl policy load "$VQ_TMP/array.json" 2>&1)"
+both_say array :1:1 "" "a policy is a JSON object, not an array"
 # a NUL escape in a string: the API's words, not jansson's (which name its JSON_ALLOW_NUL)
 printf '{"name":"x\\u0000y"}\n' >"$VQ_TMP/nul.json"
-want='NUL character (\u0000) in a string is not allowed'
-check "nul.json: --check-policy" "$VQ_TMP/nul.json:1:11: $want" \
-	"$("$VQTUNED" --check-policy "$VQ_TMP/nul.json" 2>&1)"
-check "nul.json: policy load says the same" "vqtunectl: $VQ_TMP/nul.json:1:11: $want" \
-	"$(vq_ctl policy load "$VQ_TMP/nul.json" 2>&1)"
+both_say nul :1:11 :1:11 'NUL character (\u0000) in a string is not allowed'
 
 # ---- two errors, the range one first in the text and the unknown field first in the
 # schema: PUT, policy load and --check-policy all give the first in text order, and the PUT

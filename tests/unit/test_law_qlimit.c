@@ -194,6 +194,14 @@ static void test_closed_loop_jitter(void **state)
 	run_phases(JITTER, false);
 }
 
+/* The single-tick tests' start: balanced's policy at a 1 ms target, every knob absent. */
+static void rule_init(struct law_policy *pol, struct law_state *st)
+{
+	law_policy_defaults(pol);
+	pol->qlimit_target_delay_ns = RULE_TARGET_NS;
+	law_state_init(st);
+}
+
 /*
  * No line rate, BQL's stops hidden (as Linux), and a limit far below the optimum from the
  * start: the law cannot learn the drain rate from a peak the cap itself holds down; dql
@@ -359,9 +367,7 @@ static void test_deep_starvation_floor_stands(void **state)
 	struct law_step out;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 100000;
 	st.learn.ql_peak_bytes_per_s = 100e6;	/* what the queue sent before the stall */
 	st.learn.ql_seen_full = true;
@@ -399,9 +405,7 @@ static void test_capacity_unknown_uses_peak(void **state)
 		.capacity_bytes_per_s = LAW_UNKNOWN, .tx_drops_per_s = 0 };
 	struct law_step out;
 
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 400000;
 	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 1);
 	assert_int_equal(out.knob, LK_BQL_LIMIT_MAX);
@@ -443,9 +447,7 @@ static void test_ring_and_full_mode(void **state)
 		.bql_limit_bytes = 125000 };
 	struct law_step out;
 
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 125000;
 	st.knob[LK_TX_RING_SIZE] = 256;
 	st.knob[LK_TX_FULL_MODE] = 1;
@@ -489,9 +491,7 @@ static void test_dql_below_cap_not_starving(void **state)
 	int i;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 125000;	/* = D x T: on the delay target */
 	st.knob[LK_BQL_LIMIT_MIN] = 0;
 	for (i = 0; i < 5; i++) {
@@ -535,9 +535,7 @@ static void test_zerocopy_switch_forgets_period(void **state)
 	struct law_step out;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 125000;
 	st.knob[LK_ZEROCOPY] = 1;
 	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
@@ -603,9 +601,7 @@ static void test_idle_queue_not_cut(void **state)
 	int i;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 1879048192;		/* the kernel's DQL_MAX_LIMIT */
 	st.knob[LK_BQL_LIMIT_MIN] = 0;
 	for (i = 0; i < 5; i++) {
@@ -653,9 +649,7 @@ static void test_fifo_qdisc_not_cut(void **state)
 	int i;
 
 	(void)state;
-	law_policy_defaults(&pol);
-	pol.qlimit_target_delay_ns = RULE_TARGET_NS;
-	law_state_init(&st);
+	rule_init(&pol, &st);
 	st.knob[LK_BQL_LIMIT_MAX] = 400000;
 	assert_int_equal(law_qlimit_step(&st, &sig, &pol, &out), 0);
 	assert_int_equal(out.knob, LK_NONE);
