@@ -526,8 +526,10 @@ int api_start(const struct api_config *cfg, struct api **out)
 	struct api *a = calloc(1, sizeof(*a));
 	int fd, err;
 
-	if (!a)
+	if (!a) {
+		log_err("api: %s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	if (cfg->unix_path) {
 		fd = api_sock_listen_unix(cfg->unix_path, cfg->unix_mode);
 		if (fd < 0) {
@@ -541,6 +543,7 @@ int api_start(const struct api_config *cfg, struct api **out)
 			close(fd);
 			unlink(cfg->unix_path);
 			err = -ENOMEM;
+			log_err("api: unix socket %s: %s", cfg->unix_path, strerror(-err));
 			goto err_stop;
 		}
 		a->l[a->n].auth.write_ok = true;

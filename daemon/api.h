@@ -22,7 +22,7 @@ struct api_config {
 
 struct api;
 
-/* Start listening. Returns 0 or -errno (and logs what failed). */
+/* Start listening. Returns 0 or -errno, and logs what failed once, naming the listener. */
 int api_start(const struct api_config *cfg, struct api **out);
 /* Stop listening, close connections, unlink the unix socket. NULL is fine. */
 void api_stop(struct api *a);

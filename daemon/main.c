@@ -513,10 +513,8 @@ int main(int argc, char **argv)
 	ac.tcp_addr = o.listen;
 	ac.token_file = o.token_file;
 	ret = api_start(&ac, &api);
-	if (ret) {
-		log_err("API: %s", strerror(-ret));
-		goto err_api;
-	}
+	if (ret)
+		goto err_api;	/* api_start() logged what failed, naming the listener */
 	tfd = setup_timer(o.interval_ms);
 	if (tfd < 0) {
 		log_err("timerfd: %s", strerror(errno));

@@ -42,6 +42,16 @@ check "... the live daemon's knob untouched" 50000 "$(vq_napi "$B" "$IB" gro_flu
 check "... its journal kept" "$nnapi" "$(vq_json 'len(d["entries"])' <"$VQ_STATE/originals.json")"
 check "... the live daemon's private sysfs directory kept, the second's removed" \
 	"$live" "$(mnt_dirs)"
+# a second vqtuned on its own state dir but the live daemon's socket refuses to start,
+# naming the socket once, and leaves the live one's socket and journal alone
+"$VQTUNED" -s "$VQ_SOCK" -S "$VQ_TMP/second.state" --netns "$A" --netns "$B" \
+	>"$VQ_TMP/second.log" 2>&1
+check "second vqtuned on the live socket: exit code" 1 $?
+check "... says once that the socket is in use ($(grep -m1 sock "$VQ_TMP/second.log"))" 1 \
+	"$(grep -c "unix socket $VQ_SOCK: Address already in use" "$VQ_TMP/second.log")"
+check "... and nothing else about the API" 1 "$(grep -c '\bapi: \|\bAPI: ' "$VQ_TMP/second.log")"
+check "... the live daemon still answers" 200 "$(vq_api GET /healthz | cut -d' ' -f1)"
+check "... its knob untouched" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
 
 # last_id: the id of the newest event the daemon serves (what a dashboard remembers)
 last_id() { vq_api GET /v1/events | cut -d' ' -f2- | vq_json 'd["next"]'; }
