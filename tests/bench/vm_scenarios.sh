@@ -19,7 +19,7 @@
 # KERNEL_TAG: one that scripts/kernels.sh fetches. --check: validate the argument and the
 # settings below, then exit 0 without building or booting anything.
 # Env (whole numbers without a leading zero; lists space- or comma-separated):
-# VQ_BENCH_S (measured seconds per run, 1..3600, default 4), VQ_BENCH_RUNS (runs per cell,
+# VQ_BENCH_S (measured seconds per run, 1..3600, default 10), VQ_BENCH_RUNS (runs per cell,
 # 1..100, default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
 # VQ_BENCH_TICK_MS (vqtuned --interval, 10..60000, default 1000, the daemon's own),
 # VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"), VQ_BENCH_GRID (subset of the grid
@@ -45,8 +45,8 @@ GUEST=tests/vm/guest/bench_scen.sh
 # measured seconds: 0 would be iperf3 -t 0, which never ends; an hour a run is a soak, not
 # this table
 BENCH_S_MAX=3600
-# runs per cell: 0 leaves every cell without a figure; 100 already take ~16 h of TCG at the
-# default lengths (4 scenarios x 4 cells x 29 s warmed-up runs, plus the sweep)
+# runs per cell: 0 leaves every cell without a figure; 100 already take ~20 h of TCG at the
+# default lengths (4 scenarios x 4 cells x 35 s warmed-up runs, plus the sweep)
 BENCH_RUNS_MAX=100
 # vqtuned's warm-up: 0 measures it cold; an hour is far past its controllers' settling
 BENCH_WARMUP_MAX_S=3600
