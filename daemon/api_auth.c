@@ -108,11 +108,41 @@ static int check_host(struct MHD_Connection *c, const char *version, enum MHD_Re
 	return -EINVAL;
 }
 
+/*
+ * RFC 9112 6.1, 6.3: the body's framing must be one thing. Two Content-Length field lines
+ * (libmicrohttpd keeps the first) or Content-Length next to Transfer-Encoding leave the
+ * body's end a guess, the ground of request smuggling; refuse them with 400 and close the
+ * connection, since where the next request starts is unknown too.
+ */
+static int check_framing(struct MHD_Connection *c, enum MHD_Result *ret)
+{
+	unsigned int n = field_lines(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *te;
+
+	if (n > 1) {
+		*ret = api_reply_json(c, MHD_HTTP_BAD_REQUEST,
+				      apierr_new(VQ_ERR_BAD_REQUEST, MHD_HTTP_HEADER_CONTENT_LENGTH,
+						 "%u Content-Length headers: send exactly one, the "
+						 "body's length (RFC 9112 6.3)", n),
+				      MHD_HTTP_HEADER_CONNECTION, "close");
+		return -EINVAL;
+	}
+	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+	if (!n || !te)
+		return 0;
+	*ret = api_reply_json(c, MHD_HTTP_BAD_REQUEST,
+			      apierr_new(VQ_ERR_BAD_REQUEST, MHD_HTTP_HEADER_CONTENT_LENGTH,
+					 "Content-Length with Transfer-Encoding: send one of "
+					 "them (RFC 9112 6.1)"),
+			      MHD_HTTP_HEADER_CONNECTION, "close");
+	return -EINVAL;
+}
+
 int api_auth_check_headers(struct MHD_Connection *c, const char *version, enum MHD_Result *ret)
 {
 	unsigned int n;
 
-	if (check_host(c, version, ret))
+	if (check_host(c, version, ret) || check_framing(c, ret))
 		return -EINVAL;
 	n = field_lines(c, MHD_HTTP_HEADER_AUTHORIZATION);
 	if (n <= 1)

@@ -36,7 +36,10 @@ void api_auth_free(struct api_auth *a);
  * @version "HTTP/1.0", or more than one Host field line (RFC 9112 3.2: a server MUST answer
  * 400; the error's field is "Host"); more than one Authorization field line, since
  * Authorization is a singleton field (RFC 9110 5.3, 11.6.2) and taking either one would be
- * a guess. Returns 0 when the request may go on, else -EINVAL with the reply queued in *@ret.
+ * a guess; more than one Content-Length field line, or Content-Length with Transfer-Encoding
+ * (RFC 9112 6.3, 6.1: the body's end would be a guess; the error's field is "Content-Length"
+ * and the reply closes the connection). Returns 0 when the request may go on, else -EINVAL
+ * with the reply queued in *@ret.
  */
 int api_auth_check_headers(struct MHD_Connection *c, const char *version, enum MHD_Result *ret);
 

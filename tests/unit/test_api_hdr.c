@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_api_hdr: request header fields that libcurl will not send as they are written here
- * (no Host in HTTP/1.1, two Host field lines), so the requests are raw bytes on the unix
+ * (no Host in HTTP/1.1, two Host or Content-Length field lines), so the requests are raw bytes on the unix
  * socket. One api instance runs in this thread; the client's socket is non-blocking and
  * the loop alternates poll(2) and api_run(). view.h is tests/unit/fake_view.c.
  */
@@ -88,8 +88,8 @@ static void raw(const char *req, struct reply *r)
 		r->body = json_loads(body + 4, 0, NULL);
 }
 
-/* @r is a 400 bad_request about the Host field whose message holds @part. */
-static void assert_host_error(const struct reply *r, const char *part)
+/* @r is a 400 bad_request about the header field @field whose message holds @part. */
+static void assert_field_error(const struct reply *r, const char *field, const char *part)
 {
 	json_t *e = json_object_get(r->body, "error");
 	const char *msg = json_string_value(json_object_get(e, "message"));
@@ -97,7 +97,7 @@ static void assert_host_error(const struct reply *r, const char *part)
 	assert_int_equal(r->status, 400);
 	assert_non_null(strstr(r->text, "Content-Type: application/json"));
 	assert_string_equal(json_string_value(json_object_get(e, "code")), "bad_request");
-	assert_string_equal(json_string_value(json_object_get(e, "field")), "Host");
+	assert_string_equal(json_string_value(json_object_get(e, "field")), field);
 	assert_non_null(msg);
 	if (!strstr(msg, part))
 		fail_msg("message \"%s\" lacks \"%s\"", msg, part);
@@ -128,11 +128,11 @@ static void test_host_missing(void **state)
 	int calls = fake_calls;
 
 	raw("GET /v1/status HTTP/1.1\r\nConnection: close\r\n\r\n", &r);
-	assert_host_error(&r, "no Host header: an HTTP/1.1 request must carry one");
+	assert_field_error(&r, "Host", "no Host header: an HTTP/1.1 request must carry one");
 	json_decref(r.body);
 	/* a write is refused the same way and never reaches the view */
 	raw("POST /v1/devices/veth1/pause HTTP/1.1\r\nConnection: close\r\n\r\n", &r);
-	assert_host_error(&r, "no Host header");
+	assert_field_error(&r, "Host", "no Host header");
 	json_decref(r.body);
 	assert_int_equal(fake_calls, calls);
 }
@@ -168,9 +168,46 @@ static void test_host_twice(void **state)
 
 	for (i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
 		raw(req[i], &r);
-		assert_host_error(&r, "2 Host headers");
+		assert_field_error(&r, "Host", "2 Host headers");
 		json_decref(r.body);
 	}
+}
+
+/*
+ * The body's framing must be one thing (RFC 9112 6.1, 6.3): two Content-Length field lines,
+ * equal or not, and Content-Length with Transfer-Encoding are 400 and close the connection,
+ * before the route or the body is looked at; one Content-Length is served as before.
+ */
+static void test_framing(void **state)
+{
+	static const char *const twice[] = {
+		"POST /v1/devices/veth1/pause HTTP/1.1\r\nHost: a\r\nContent-Type: "
+		"application/json\r\nContent-Length: 2\r\nContent-Length: 30\r\n\r\n{}",
+		"GET /v1/status HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n"
+		"content-length: 0\r\n\r\n",
+	};
+	struct reply r;
+	int calls = fake_calls;
+	size_t i;
+
+	for (i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		raw(twice[i], &r);
+		assert_field_error(&r, "Content-Length", "2 Content-Length headers");
+		assert_non_null(strstr(r.text, "Connection: close\r\n"));
+		json_decref(r.body);
+	}
+	raw("POST /v1/devices/veth1/pause HTTP/1.1\r\nHost: a\r\nContent-Type: "
+	    "application/json\r\nContent-Length: 7\r\nTransfer-Encoding: chunked\r\n\r\n"
+	    "2\r\n{}\r\n0\r\n\r\n", &r);
+	assert_field_error(&r, "Content-Length", "Content-Length with Transfer-Encoding");
+	assert_non_null(strstr(r.text, "Connection: close\r\n"));
+	json_decref(r.body);
+	assert_int_equal(fake_calls, calls);
+	raw("GET /v1/status HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n"
+	    "Connection: close\r\n\r\n", &r);
+	assert_int_equal(r.status, 200);
+	assert_non_null(json_object_get(r.body, "version"));
+	json_decref(r.body);
 }
 
 int main(void)
@@ -179,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_host_missing),
 		cmocka_unit_test(test_host_ok),
 		cmocka_unit_test(test_host_twice),
+		cmocka_unit_test(test_framing),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
