@@ -152,6 +152,7 @@ struct law_learn {
 	int64_t bl_step_us;			/* signed; 0: no search running */
 	double bl_ctx_pps;			/* packet rate the search started at */
 	bool bl_settled, bl_moved, bl_tried_up;
+	bool bl_nohit;				/* a search from 0 ended on a spin hitting nothing */
 	uint32_t bl_retry_ticks;		/* backoff of searches from 0 that did not pay */
 	uint32_t bl_quiet_ticks;		/* valid ticks settled since the last search */
 	uint32_t bl_ctx_ticks;			/* consecutive ticks its context has moved */

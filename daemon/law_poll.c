@@ -36,6 +36,12 @@
  * can hit), and a search that found nothing paying makes the next one wait 16, 32, ...
  * 1024 ticks from 0, up to 64 from a spinning value (spins that never hit are not worth a
  * probe at every swing of a bursty rate, nor is a settled spin at every swing of its hits).
+ * After a search from 0 whose spin hit nothing, the next one also waits for a TX packet
+ * rate p (what the backend spins for) at which some spin can pay: for arrivals p apart
+ * (ping-pong) a spin hits only when it outlasts the gap 1/p, and paying needs W > s > 1/p;
+ * for Poisson arrivals h(s) = 1 - exp(-p s), and W h(s) > s has a solution s > 0 only when
+ * its slope at 0, W p, exceeds 1. Both: no spin pays while W p <= 1. Clustered arrivals can
+ * beat that bound, which is why a first search, and a rate that rises past it, still probe.
  * Stability: each search is finite (log2(step / band) halvings) and settled values only move
  * on a context change.
  *
@@ -87,6 +93,7 @@
 #define POLL_LATENCY_WEIGHT	10.0
 #define NS_PER_US		1000.0
 #define NS_PER_S		1e9
+#define US_PER_S		1e6
 /* first busyloop probe: 8 us, about one vhost kick round trip */
 #define BL_PROBE_START_US	8
 /* a busyloop step under 1 us is below vqpair's knob resolution */
@@ -386,6 +393,11 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 	if (l->bl_settled && s == 0 && l->bl_quiet_ticks < l->bl_retry_ticks)
 		return law_hold(out, "busyloop off: no spin paid from 0, next search in %u ticks",
 				l->bl_retry_ticks - l->bl_quiet_ticks);
+	if (l->bl_settled && s == 0 && l->bl_nohit && law_known(sig->tx_packets_per_s) &&
+	    w_us * sig->tx_packets_per_s / US_PER_S <= 1)
+		return law_hold(out, "busyloop off: its last spin hit nothing and TX packets "
+				"(%.0f/s) come further apart than a hit is worth (%.0f us): no "
+				"spin can pay", sig->tx_packets_per_s, w_us);
 	if (l->bl_settled && s == l->bl_base_us && l->bl_quiet_ticks < l->bl_retry_ticks)
 		return law_hold(out, "busyloop-us %lld settled: its last search found nothing "
 				"better, next in %u ticks", (long long)s,
@@ -393,6 +405,8 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 	if (l->bl_settled || !l->bl_step_us)
 		bl_start(l, s, h, pps, l->bl_settled && s > 0 ? -1 : 1);
 	base = l->bl_base_us;
+	if (s > 0 && h > 0)
+		l->bl_nohit = false;
 	if (s == base) {
 		l->bl_base_hit = h;
 	} else if (bl_paid(l, s, h, w_us)) {
@@ -404,6 +418,7 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 		l->bl_failed_us = s;
 		/* h(s) does not fall as s grows: a longer spin that hit nothing rules out shorter */
 		if (h <= 0 && s > base) {
+			l->bl_nohit = base == 0;
 			l->bl_step_us = 0;
 			bl_exhausted(l);
 		} else {

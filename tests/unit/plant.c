@@ -175,6 +175,8 @@ void plant_poll_run(const struct plant_poll *p, uint64_t interval_ns, struct law
 	sig->qdisc_backlog_bytes = sig->capacity_bytes_per_s = LAW_UNKNOWN;
 	sig->zc_sent_per_s = sig->zc_fallbacks_per_s = LAW_UNKNOWN;
 	sig->zc_pending = sig->zc_completion_ns = LAW_UNKNOWN;
+	if (p->tx_known)
+		sig->tx_packets_per_s = lam;
 }
 
 double plant_poll_hold_optimum_ns(const struct plant_poll *p, double budget_per_s,

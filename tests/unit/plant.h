@@ -70,6 +70,7 @@ struct plant_poll {
 	int64_t rx_usecs, gro_flush_timeout_ns, defer_hard_irqs, busyloop_us;	/* knobs */
 	int64_t rx_frames;		/* knob; 0: the device has no frames limit */
 	bool napi_mode;			/* hold = gro-flush-timeout, not rx-usecs */
+	bool tx_known;			/* tx_packets_per_s = pkts_per_s (ping-pong), else unknown */
 };
 
 void plant_poll_run(const struct plant_poll *p, uint64_t interval_ns, struct law_signals *sig);

@@ -416,6 +416,76 @@ static void test_busyloop_idle_backoff(void **state)
 }
 
 /*
+ * Ping-pong (request/response alone): one packet per round trip of ~150 us, the TX rate
+ * swinging 2x as a run warms up (3k <-> 6.5k/s every 8 ticks). No spin under the 150 us gap
+ * hits, and with a hit worth W = 100 us no spin can pay (W p = 0.65 <= 1): after the first
+ * search, whose 8 us probe hits nothing, no probe comes back however the rate swings, and
+ * the hold says why. Bulk that follows (50k/s, W p = 5) is searched again and settles on a
+ * spin, as bl_phases[0] does from cold.
+ */
+#define BL_RR_TICKS		200
+
+static void test_busyloop_pingpong_no_reprobe(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	struct law_step out;
+	struct phase ph = { "ping-pong", 6.5e3 * 100, 100, 0, 1 };
+	uint32_t t, ups = 0, bound = 0;
+	int64_t prev;
+
+	(void)state;
+	loop_init(&l);
+	l.plant.tx_known = true;
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	for (t = 0; t < BL_RR_TICKS; t++) {
+		ph.bytes_per_s = (t / 8) % 2 ? 3e3 * 100 : 6.5e3 * 100;
+		loop_phase(&l, &ph);
+		prev = l.st.knob[LK_BUSYLOOP_US];
+		loop_tick(&l, &sig);
+		ups += prev == 0 && l.st.knob[LK_BUSYLOOP_US] > 0;
+		/* the law again on the same tick (a pure function): why it holds */
+		assert_true(law_poll_step(&l.st, &sig, &l.pol, &out) >= 0);
+		bound += out.knob == LK_NONE && strstr(out.reason, "no spin can pay") != NULL;
+	}
+	printf("busyloop ping-pong at 3k-6.5k pkt/s, W 100 us: %u probe(s) from 0 in %u ticks, "
+	       "%u held by W p <= 1\n", ups, BL_RR_TICKS, bound);
+	assert_int_equal(ups, 1);
+	assert_int_equal(l.st.knob[LK_BUSYLOOP_US], 0);
+	assert_true(bound > 0);
+	/* the same law without the TX rate (a driver that gives none): it backs off instead */
+	loop_init(&l);
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	for (t = 0, ups = 0; t < BL_RR_TICKS; t++) {
+		ph.bytes_per_s = (t / 8) % 2 ? 3e3 * 100 : 6.5e3 * 100;
+		loop_phase(&l, &ph);
+		prev = l.st.knob[LK_BUSYLOOP_US];
+		loop_tick(&l, &sig);
+		ups += prev == 0 && l.st.knob[LK_BUSYLOOP_US] > 0;
+	}
+	assert_true(ups > 1);
+	assert_true(ups <= BL_IDLE_PROBES_MAX);
+	/* bulk with short gaps: W p > 1 lifts the bound, the search finds its spin */
+	loop_init(&l);
+	l.plant.tx_known = true;
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	loop_phase(&l, &ph);
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	assert_int_equal(l.st.knob[LK_BUSYLOOP_US], 0);
+	loop_phase(&l, &bl_phases[0]);
+	for (t = 0; t < PHASE_TICKS; t++)
+		loop_tick(&l, &sig);
+	printf("busyloop after ping-pong, bulk %s: %lld us (optimum %.0f us)\n", bl_phases[0].name,
+	       (long long)l.st.knob[LK_BUSYLOOP_US],
+	       plant_poll_busyloop_optimum_us(&l.plant, (double)HIT_VALUE_NS / 1e3));
+	assert_true(fabs((double)l.st.knob[LK_BUSYLOOP_US] -
+			 plant_poll_busyloop_optimum_us(&l.plant, (double)HIT_VALUE_NS / 1e3)) <=
+		    OPT_TOL * plant_poll_busyloop_optimum_us(&l.plant,
+							      (double)HIT_VALUE_NS / 1e3));
+}
+
+/*
  * A settled busyloop under traffic that spikes for one tick in three (3x the packet rate, a
  * tenth more short gaps: a burst, a descheduled vCPU): the spikes do not restart the
  * search, so busyloop-us stays where it settled; a lasting change of the traffic does.
@@ -693,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_busyloop_idle_backoff),
 		cmocka_unit_test(test_busyloop_spikes_hold),
 		cmocka_unit_test(test_busyloop_clamped_probe_not_repeated),
+		cmocka_unit_test(test_busyloop_pingpong_no_reprobe),
 		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_tx_napi),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
