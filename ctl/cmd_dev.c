@@ -232,7 +232,7 @@ int cmd_queues(struct ctl_conn *c, int argc, char **argv)
 
 struct ctl_set_opts {
 	uint64_t queue, napi_id;
-	bool has_queue, has_napi, disruptive, allow_napi;
+	bool has_queue, has_napi, disruptive, allow_disruptive;
 };
 
 static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx)
@@ -244,15 +244,13 @@ static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx
 			     &o->queue, &o->has_queue);
 	if (r)
 		return r;
-	if (o->allow_napi) {
-		r = ctl_opt_u64_once(cmd, "--napi-id", CTL_NAPI_ID_MIN, CTL_NAPI_ID_MAX, "NAPI id",
-				     argc, argv, i, &o->napi_id, &o->has_napi);
-		if (r)
-			return r;
-		if (!strcmp(argv[*i], "--disruptive")) {
-			o->disruptive = true;
-			return 1;
-		}
+	r = ctl_opt_u64_once(cmd, "--napi-id", CTL_NAPI_ID_MIN, CTL_NAPI_ID_MAX, "NAPI id",
+			     argc, argv, i, &o->napi_id, &o->has_napi);
+	if (r)
+		return r;
+	if (o->allow_disruptive && !strcmp(argv[*i], "--disruptive")) {
+		o->disruptive = true;
+		return 1;
 	}
 	return 0;
 }
@@ -306,7 +304,7 @@ out:
 
 int cmd_set(struct ctl_conn *c, int argc, char **argv)
 {
-	struct ctl_set_opts o = { .allow_napi = true };
+	struct ctl_set_opts o = { .allow_disruptive = true };
 	const char *pos[CTL_MAX_POS] = { NULL };
 	json_t *body;
 	uint64_t v;
@@ -364,10 +362,15 @@ int cmd_release(struct ctl_conn *c, int argc, char **argv)
 	n = ctl_split_args("release", argc, argv, pos, CTL_RELEASE_POS, ctl_set_opt, &o);
 	if (n < 0)
 		return VQ_EXIT_USAGE;
+	if (o.has_queue && o.has_napi)
+		return ctl_usage_error("release", "--queue and --napi-id cannot be used together: "
+				       "each selects the instance on its own");
 	if (n < CTL_RELEASE_POS)
 		return ctl_usage_error("release", "missing %s", n ? "KNOB" : "DEV KNOB");
 	if (o.has_queue)
 		snprintf(query, sizeof(query), "?queue=%llu", (unsigned long long)o.queue);
+	if (o.has_napi)
+		snprintf(query, sizeof(query), "?napi_id=%llu", (unsigned long long)o.napi_id);
 	return ctl_knob_request(c, "release", "DELETE", pos[0], pos[1], query, NULL,
 				ctl_text_released);
 }

@@ -32,7 +32,7 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "queues", cmd_queues, "DEV", "per-queue counters, rates, tx-stop/tx-wake and BQL" },
 	{ "set", cmd_set, "DEV KNOB VALUE [--queue N] [--napi-id N] [--disruptive]",
 	  "write a knob (and pin it)" },
-	{ "release", cmd_release, "DEV KNOB [--queue N]", "release a pinned knob" },
+	{ "release", cmd_release, "DEV KNOB [--queue N | --napi-id N]", "release a pinned knob" },
 	{ "pause", cmd_pause, "DEV", "stop controllers acting on a device" },
 	{ "resume", cmd_resume, "DEV", "let controllers act on a device again" },
 	{ "policy", cmd_policy, "show | load FILE | set KEY VALUE", "show or change the policy" },
@@ -105,7 +105,9 @@ static void ctl_cmd_help(const struct ctl_cmd *c, FILE *f)
 			"  --disruptive  accept a knob that resets the device (rings, channels)\n");
 	else if (!strcmp(c->word, "release"))
 		fprintf(f, "\n  --queue N  release only queue N's instance (default: all); a queue\n"
-			"             the knob has no instance on is an error (exit status 4)\n");
+			"             the knob has no instance on is an error (exit status 4)\n"
+			"  --napi-id N  release only the NAPI instance with this id (not with\n"
+			"             --queue); one the knob has none on is exit status 4 too\n");
 	else if (!strcmp(c->word, "policy"))
 		fprintf(f, "\n  show           print the policy as KEY = VALUE lines\n"
 			"  load FILE      replace the policy with FILE's JSON object (\"-\": stdin);\n"

@@ -124,7 +124,7 @@ enum route_id {
 /* Query parameters per route (docs/api.md); NULL: any, as scrapers add their own. */
 static const char *const args_none[] = { NULL };
 static const char *const args_events[] = { "since", "limit", NULL };
-static const char *const args_queue[] = { "queue", NULL };
+static const char *const args_release[] = { "queue", "napi_id", NULL };
 
 static const struct route routes[] = {
 	{ "GET",    { "v1", "status" }, R_STATUS, BODY_OPTIONAL, args_none },
@@ -133,7 +133,7 @@ static const struct route routes[] = {
 	{ "GET",    { "v1", "devices", ARG, "queues" }, R_QUEUES, BODY_OPTIONAL, args_none },
 	{ "PUT",    { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_SET, BODY_REQUIRED, args_none },
 	{ "DELETE", { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_RELEASE, BODY_OPTIONAL,
-	  args_queue },
+	  args_release },
 	{ "POST",   { "v1", "devices", ARG, "pause" }, R_PAUSE, BODY_OPTIONAL, args_none },
 	{ "POST",   { "v1", "devices", ARG, "resume" }, R_RESUME, BODY_OPTIONAL, args_none },
 	{ "GET",    { "v1", "policy" }, R_POLICY_GET, BODY_OPTIONAL, args_none },
@@ -176,7 +176,8 @@ static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struc
 	case R_KNOB_SET:	rep->status = view_knob_set(dev, knob, b, out); break;
 	case R_KNOB_RELEASE:
 		q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "queue");
-		rep->status = view_knob_release(dev, knob, q, out);
+		rep->status = view_knob_release(dev, knob, q, MHD_lookup_connection_value(c,
+						MHD_GET_ARGUMENT_KIND, "napi_id"), out);
 		break;
 	case R_PAUSE:		rep->status = view_pause(dev, 1, out); break;
 	case R_RESUME:		rep->status = view_pause(dev, 0, out); break;

@@ -27,8 +27,12 @@ int view_device(const char *dev, json_t **out);
 int view_queues(const char *dev, json_t **out);
 /* @body: the parsed request object (api.c checked it is a JSON object) */
 int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out);
-/* @queue: the "queue" query parameter or NULL */
-int view_knob_release(const char *dev, const char *knob, const char *queue, json_t **out);
+/*
+ * @queue, @napi_id: the "queue" and "napi_id" query parameters as sent, or NULL; with both,
+ * the instances that match both. Neither: every instance of the knob.
+ */
+int view_knob_release(const char *dev, const char *knob, const char *queue,
+		      const char *napi_id, json_t **out);
 int view_pause(const char *dev, int pause, json_t **out);
 int view_policy_get(json_t **out);
 /* @text/@len: the request body @body was parsed from, for the error's place (policy_parse()) */

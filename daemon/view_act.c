@@ -118,8 +118,8 @@ static bool napis_unlinked(const struct knob_inst *some, unsigned int n)
  * 422 when @d lacks knob @k altogether, else 404 naming queue @q, with what exists instead:
  * "a device-wide knob", or the first few instance names. NAPI instances of a driver that
  * does not tie its NAPIs to queues (veth: netdev netlink gives no queue -> NAPI link) have
- * no queue at all: the message says so and how to address them instead, by napi_id for a
- * set (@release false), or every instance at once for a release, which takes only a queue.
+ * no queue at all: the message says so and how to address them instead: by napi_id, or for
+ * a release (@release true) also every instance at once.
  */
 static int no_instance(const struct device *d, enum knob_id k, long q, bool release,
 		       json_t **out)
@@ -155,7 +155,8 @@ static int no_instance(const struct device *d, enum knob_id k, long q, bool rele
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "queue", "%s has no %s instance on queue %ld%s: "
 				  "the device's NAPIs are not linked to queues, %s", d->name,
 				  knob_table[k].name, q, hint, release ?
-				  "leave out the queue to release every instance" :
+				  "address one by its napi_id (?napi_id=N, vqtunectl release "
+				  "--napi-id N) or leave out the queue to release every instance" :
 				  "address one by its napi_id (\"napi_id\":N in the body, "
 				  "vqtunectl set --napi-id N)");
 		return 404;
@@ -258,27 +259,47 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	return 200;
 }
 
-int view_knob_release(const char *dev, const char *knob, const char *queue, json_t **out)
+int view_knob_release(const char *dev, const char *knob, const char *queue,
+		      const char *napi_id, json_t **out)
 {
 	static struct knob_inst sel[DEV_MAX_QUEUES];
 	struct device *d;
 	unsigned int n, i;
 	int k, st, released = 0;
+	int64_t napi = -1;
 	long q = -1;
+	uint64_t v;
 
 	st = writable_dev_knob(dev, knob, &d, &k, out);
 	if (st)
 		return st;
 	if (queue) {
-		uint64_t v;
-
 		/* out of range is 422 out_of_range as "queue" in a PUT body is, not 400 */
 		st = rv_query_uint("queue", queue, 0, DEV_MAX_QUEUES - 1, &v, out);
 		if (st)
 			return st;
 		q = (long)v;
 	}
-	if (q < 0) {
+	if (napi_id) {
+		/* the range of "napi_id" in a PUT body: netdev netlink's u32, 0 is no NAPI */
+		st = rv_query_uint("napi_id", napi_id, 1, UINT32_MAX, &v, out);
+		if (st)
+			return st;
+		napi = (int64_t)v;
+	}
+	if (napi >= 0) {
+		n = select_insts(d, k, q, napi, sel, DEV_MAX_QUEUES);
+		/* as for a set: a queue without instances names the queue, else the NAPI */
+		if (!n && (q >= 0 || !knob_instances(d, k, sel, 0)))
+			return no_instance(d, k, q, true, out);
+		if (!n) {
+			*out = apierr_new(VQ_ERR_NOT_FOUND, "napi_id", "napi_id %" PRId64 ": %s has "
+					  "no instance on that NAPI", napi, knob);
+			return 404;
+		}
+		for (i = 0; i < n; i++)
+			released += act_release(d, k, sel[i].inst);
+	} else if (q < 0) {
 		released = act_release(d, k, NULL);
 		/* nothing to release and no such knob here: say so, as a set would */
 		if (!released && !knob_instances(d, k, sel, 0))

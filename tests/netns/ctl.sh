@@ -272,7 +272,18 @@ check "release of a device-wide knob with --queue 0: exit code" 4 $?
 check_true "... stderr says it is device-wide ($(cat "$VQ_TMP/err"))" \
 	grep -qF 'no rx-channels instance on queue 0 (a device-wide knob: leave out the queue)' \
 	"$VQ_TMP/err"
-check "release without --queue: both instances" "released 2" \
+# release --napi-id N: that NAPI's pin alone; one without an instance is exit 4 naming it
+napi=$(grep -Eo "gro-flush-timeout/napi-[0-9]+" "$VQ_TMP/events" | head -1 | cut -d- -f4)
+check "release --napi-id $napi: one instance" "released 1" \
+	"$(vq_ctl release "$B:vb" gro-flush-timeout --napi-id "$napi")"
+check "... one pin left" 1 "$(pinned)"
+vq_ctl release "$B:vb" gro-flush-timeout --napi-id 4000000000 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+check "release --napi-id of no instance: exit code" 4 $?
+check_true "... stderr names the NAPI ($(cat "$VQ_TMP/err"))" \
+	grep -qF 'napi_id 4000000000: gro-flush-timeout has no instance on that NAPI' \
+	"$VQ_TMP/err"
+check "... still one pin" 1 "$(pinned)"
+check "release without --queue: the other instance" "released 1" \
 	"$(vq_ctl release "$B:vb" gro-flush-timeout)"
 check "... no pin left" 0 "$(pinned)"
 last=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json 'd["events"][-1]["id"]')

@@ -19,6 +19,7 @@
 char fake_dev[FAKE_ARG_MAX_BYTES];
 char fake_knob[FAKE_ARG_MAX_BYTES];
 char fake_queue[FAKE_ARG_MAX_BYTES];	/* "(null)" when api.c passed NULL */
+char fake_napi_id[FAKE_ARG_MAX_BYTES];	/* the same for napi_id */
 char fake_body[FAKE_ARG_MAX_BYTES];	/* compact dump of the last body */
 char fake_route[FAKE_ARG_MAX_BYTES];	/* name of the last view_* called */
 int fake_pause = -1;
@@ -81,10 +82,12 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	return dev_reply(dev, out);
 }
 
-int view_knob_release(const char *dev, const char *knob, const char *queue, json_t **out)
+int view_knob_release(const char *dev, const char *knob, const char *queue,
+		      const char *napi_id, json_t **out)
 {
 	record("knob_release", dev, knob);
 	snprintf(fake_queue, sizeof(fake_queue), "%s", queue ? queue : "(null)");
+	snprintf(fake_napi_id, sizeof(fake_napi_id), "%s", napi_id ? napi_id : "(null)");
 	return dev_reply(dev, out);
 }
 

@@ -27,7 +27,7 @@
 #include "api.h"
 #include "vqtune_api.h"
 
-extern char fake_dev[], fake_knob[], fake_queue[], fake_body[], fake_route[];
+extern char fake_dev[], fake_knob[], fake_queue[], fake_napi_id[], fake_body[], fake_route[];
 extern int fake_pause, fake_calls;
 extern uint64_t fake_since;
 extern unsigned int fake_limit;
@@ -457,9 +457,15 @@ static void test_writes_unix(void **state)
 	assert_int_equal(http(&q, &r), 200);
 	assert_string_equal(fake_route, "knob_release");
 	assert_string_equal(fake_queue, "3");
+	assert_string_equal(fake_napi_id, "(null)");
+	q.path = "/v1/devices/veth1/knobs/rx-usecs?napi_id=8193&queue=1";
+	assert_int_equal(http(&q, &r), 200);
+	assert_string_equal(fake_queue, "1");
+	assert_string_equal(fake_napi_id, "8193");
 	q.path = "/v1/devices/veth1/knobs/rx-usecs";
 	assert_int_equal(http(&q, &r), 200);
 	assert_string_equal(fake_queue, "(null)");
+	assert_string_equal(fake_napi_id, "(null)");
 	q.method = "POST";
 	q.path = "/v1/devices/veth1/pause";
 	assert_int_equal(http(&q, &r), 200);

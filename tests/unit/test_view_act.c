@@ -176,10 +176,17 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 	return ACT_OK;
 }
 
+/* the instances asked for, space-separated ("*": all of them); each counts one released */
+static char released_insts[128];
+
 int act_release(struct device *d, enum knob_id k, const char *inst)
 {
-	(void)d, (void)k, (void)inst;
-	return 0;
+	size_t n = strlen(released_insts);
+
+	(void)d, (void)k;
+	snprintf(released_insts + n, sizeof(released_insts) - n, "%s%s", n ? " " : "",
+		 inst ? inst : "*");
+	return 1;
 }
 
 void act_event(const char *netns, const char *dev, const char *knob, const char *inst, int queue,
@@ -258,14 +265,15 @@ static void test_queue_on_unlinked_napis(void **state)
 			    "address one by its napi_id (\"napi_id\":N in the body, vqtunectl set "
 			    "--napi-id N)");
 	json_decref(r);
-	/* a release takes no napi_id: it says how to release them instead */
+	/* a release: by napi_id too, or every instance at once */
 	r = NULL;
-	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", "1", &r), 404);
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", "1", NULL, &r), 404);
 	assert_string_equal(err_str(r, "field"), "queue");
 	assert_string_equal(err_str(r, "message"),
 			    "vb has no gro-flush-timeout instance on queue 1 (its instances: "
 			    "napi-3377 napi-3376): the device's NAPIs are not linked to queues, "
-			    "leave out the queue to release every instance");
+			    "address one by its napi_id (?napi_id=N, vqtunectl release --napi-id N) "
+			    "or leave out the queue to release every instance");
 	json_decref(r);
 	/* NAPIs that do serve queues: a queue without one is the plain 404 */
 	assert_int_equal(put("lab:vb", "defer-hard-irqs", "{\"value\":1,\"queue\":7}", &r), 404);
@@ -286,7 +294,8 @@ static void test_release_queue_range(void **state)
 	(void)state;
 	for (i = 0; bad[i]; i++) {
 		q = NULL;
-		assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", bad[i], &q), 422);
+		assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", bad[i], NULL, &q),
+				 422);
 		assert_string_equal(err_str(q, "code"), VQ_ERR_OUT_OF_RANGE);
 		assert_string_equal(err_str(q, "field"), "queue");
 		/* jansson refuses a body integer past 2^63 - 1 while parsing: no body to compare */
@@ -299,7 +308,7 @@ static void test_release_queue_range(void **state)
 		json_decref(q);
 	}
 	q = NULL;
-	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1024", &q), 422);
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1024", NULL, &q), 422);
 	assert_string_equal(err_str(q, "message"), "queue: 1024 is above the maximum 1023");
 	json_decref(q);
 	/* not a number at all: still 400 invalid_field */
@@ -307,7 +316,8 @@ static void test_release_queue_range(void **state)
 		static const char *const text[] = { "abc", "", "+1", "0x10" };
 
 		q = NULL;
-		assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", text[i], &q), 400);
+		assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", text[i], NULL, &q),
+				 400);
 		assert_string_equal(err_str(q, "code"), VQ_ERR_INVALID_FIELD);
 		assert_string_equal(err_str(q, "field"), "queue");
 		assert_string_equal(err_str(q, "message"), "queue: must be an integer 0..1023");
@@ -315,8 +325,60 @@ static void test_release_queue_range(void **state)
 	}
 	/* in range and on an instance: released (none was pinned here) */
 	q = NULL;
-	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1", &q), 200);
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1", NULL, &q), 200);
 	json_decref(q);
+}
+
+/* release ?napi_id=N: that NAPI's instance alone, checked as a PUT's napi_id is */
+static void test_release_napi_id(void **state)
+{
+	static const char *const text[] = { "abc", "", "+1", "0x10" };
+	json_t *r;
+	int i;
+
+	(void)state;
+	released_insts[0] = '\0';
+	r = NULL;
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", NULL, "3376", &r), 200);
+	assert_int_equal(json_integer_value(json_object_get(r, "released")), 1);
+	assert_string_equal(released_insts, "napi-3376");
+	json_decref(r);
+	/* with a queue: the instances on both; defer-hard-irqs' napi-3377 serves queue 0 */
+	released_insts[0] = '\0';
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "0", "3377", &r), 200);
+	assert_string_equal(released_insts, "napi-3377");
+	json_decref(r);
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1", "3377", &r), 404);
+	assert_string_equal(err_str(r, "field"), "queue");
+	json_decref(r);
+	/* no instance on that NAPI */
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", NULL, "9999", &r), 404);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_NOT_FOUND);
+	assert_string_equal(err_str(r, "field"), "napi_id");
+	assert_string_equal(err_str(r, "message"),
+			    "napi_id 9999: gro-flush-timeout has no instance on that NAPI");
+	json_decref(r);
+	/* 0 is no NAPI id (netdev netlink): out of range as in a body */
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", NULL, "0", &r), 422);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_OUT_OF_RANGE);
+	assert_string_equal(err_str(r, "field"), "napi_id");
+	json_decref(r);
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", NULL, "4294967296",
+					   &r), 422);
+	assert_string_equal(err_str(r, "field"), "napi_id");
+	json_decref(r);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", NULL, text[i], &r),
+				 400);
+		assert_string_equal(err_str(r, "code"), VQ_ERR_INVALID_FIELD);
+		assert_string_equal(err_str(r, "field"), "napi_id");
+		json_decref(r);
+	}
+	/* none of those faults reached a release; neither parameter: every instance */
+	released_insts[0] = '\0';
+	assert_int_equal(view_knob_release("lab:vb", "gro-flush-timeout", NULL, NULL, &r), 200);
+	assert_string_equal(released_insts, "*");
+	json_decref(r);
 }
 
 /* a vqpair back end is read-only: pause and resume are refused as a set of its knobs is */
@@ -369,11 +431,11 @@ static void test_unknown_knob_first(void **state)
 	assert_string_equal(err_str(r, "field"), "knob");
 	assert_string_equal(err_str(r, "message"), "no knob named 'nosuch'");
 	json_decref(r);
-	assert_int_equal(view_knob_release("lab:eth0", "nosuch", NULL, &r), 404);
+	assert_int_equal(view_knob_release("lab:eth0", "nosuch", NULL, NULL, &r), 404);
 	assert_string_equal(err_str(r, "field"), "knob");
 	assert_string_equal(err_str(r, "message"), "no knob named 'nosuch'");
 	json_decref(r);
-	assert_int_equal(view_knob_release("lab:lo", "nosuch", NULL, &r), 404);
+	assert_int_equal(view_knob_release("lab:lo", "nosuch", NULL, NULL, &r), 404);
 	assert_string_equal(err_str(r, "field"), "knob");
 	json_decref(r);
 	/* on a writable device alike */
@@ -384,7 +446,7 @@ static void test_unknown_knob_first(void **state)
 	assert_int_equal(put("lab:eth0", "busyloop-us", "{\"value\":10}", &r), 403);
 	assert_string_equal(err_str(r, "field"), "dev");
 	json_decref(r);
-	assert_int_equal(view_knob_release("lab:eth0", "busyloop-us", NULL, &r), 403);
+	assert_int_equal(view_knob_release("lab:eth0", "busyloop-us", NULL, NULL, &r), 403);
 	assert_string_equal(err_str(r, "field"), "dev");
 	json_decref(r);
 	/* no such device: said first, whatever the knob */
@@ -431,7 +493,7 @@ static void test_read_only_words(void **state)
 	assert_int_equal(view_pause("b:lo7", 1, &r), 403);
 	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_LOOPBACK);
 	json_decref(r);
-	assert_int_equal(view_knob_release("b:lo", "busyloop-us", NULL, &r), 403);
+	assert_int_equal(view_knob_release("b:lo", "busyloop-us", NULL, NULL, &r), 403);
 	assert_string_equal(err_str(r, "reason"), VQ_ERR_REASON_NOT_MANAGED);
 	json_decref(r);
 	assert_false(lo7.paused);
@@ -468,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue_on_unlinked_napis),
 		cmocka_unit_test(test_release_queue_range),
+		cmocka_unit_test(test_release_napi_id),
 		cmocka_unit_test(test_pause_back_end),
 		cmocka_unit_test(test_read_only_words),
 		cmocka_unit_test(test_unknown_knob_first),
