@@ -76,8 +76,8 @@ static void usage(FILE *f)
 		"                         (repeatable; by default they are observed read-only)\n"
 		"  -p, --policy FILE      policy JSON (default: built-in observe)\n"
 		"  -C, --check-policy FILE\n"
-		"                         validate FILE (any mode), print its errors and exit:\n"
-		"                         0 valid, 1 not\n"
+		"                         validate FILE (any mode; \"-\": standard input), print\n"
+		"                         its errors and exit: 0 valid, 1 not\n"
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS);

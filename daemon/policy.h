@@ -102,8 +102,11 @@ int policy_parse(json_t *obj, const char *text, size_t len, struct policy *out, 
  * Validate the file at @path without installing it (every mode accepted). Errors go to @f,
  * as "PATH:LINE:COLUMN: FIELD: MESSAGE", one a line, in text order; a valid file gets one
  * line on stdout. 0 valid, -EINVAL invalid, -errno when it cannot be read (reported too).
+ * @path "-" reads standard input to its end instead (a pipe or a terminal too: this one-shot
+ * check may wait for its writer, unlike a load), named POLICY_STDIN_NAME in what it prints.
  */
 int policy_check_file(const char *path, FILE *f);
+#define POLICY_STDIN_NAME	"<stdin>"
 
 /* Bytes that hold policy_load_file()'s first error whole: path, position, field, message. */
 #define POLICY_WHY_MAX		(PATH_MAX + POLICY_FIELD_MAX + POLICY_MSG_MAX + 64)

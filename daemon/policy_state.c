@@ -36,32 +36,16 @@ void policy_defaults(struct policy *p)
 }
 
 /*
- * Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big,
- * -EISDIR a directory (which open(2) accepts and only read(2) refuses), -EINVAL not a
- * regular file: a FIFO would block the daemon in open(2) or read(2) until a writer came,
- * with its tick and its SIGTERM (knob restore) waiting behind (O_NONBLOCK opens it at once).
+ * @fd (closed here) to its end into a NUL-terminated buffer (caller frees): 0 or -errno,
+ * -EFBIG past VQ_POLICY_FILE_MAX_BYTES, -EISDIR for a directory (read(2) refuses it).
  */
-static int read_text(const char *path, char **text, size_t *len)
+static int read_fd(int fd, char **text, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
 	char *buf;
 	size_t n;
 	FILE *f;
 	int ret = 0;
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		ret = -errno;
-	else if (S_ISDIR(st.st_mode))
-		ret = -EISDIR;
-	else if (!S_ISREG(st.st_mode))
-		ret = -EINVAL;
-	if (ret) {
-		close(fd);
-		return ret;
-	}
 	f = fdopen(fd, "r");
 	if (!f) {
 		ret = -errno;
@@ -89,6 +73,33 @@ static int read_text(const char *path, char **text, size_t *len)
 err_close:
 	fclose(f);
 	return ret;
+}
+
+/*
+ * Whole file into a NUL-terminated buffer (caller frees). 0 or -errno; -EFBIG too big,
+ * -EISDIR a directory (which open(2) accepts and only read(2) refuses), -EINVAL not a
+ * regular file: a FIFO would block the daemon in open(2) or read(2) until a writer came,
+ * with its tick and its SIGTERM (knob restore) waiting behind (O_NONBLOCK opens it at once).
+ */
+static int read_text(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	else if (S_ISDIR(st.st_mode))
+		ret = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		ret = -EINVAL;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return read_fd(fd, text, len);
 }
 
 static int by_position(const void *a, const void *b)
@@ -195,19 +206,25 @@ static void report_read_error(const char *path, int err, FILE *f)
 }
 
 /*
- * Read and validate @path into @p.
+ * Read and validate @path into @p; @from_stdin: read standard input instead, named @path.
  * Errors go to @f (NULL: the log). 0, -EINVAL (reported) or -errno (reported).
  */
-static int policy_from_file(const char *path, struct policy *p, FILE *f)
+static int policy_from_file(const char *path, bool from_stdin, struct policy *p, FILE *f)
 {
 	static struct policy_errors errs;
 	json_error_t jerr;
 	json_t *obj;
 	char *text = NULL;
 	size_t len = 0;
-	int ret;
+	int ret, fd;
 
-	ret = read_text(path, &text, &len);
+	if (from_stdin) {
+		/* policy_check_file("-"): a one-shot check may wait for its writer */
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+		ret = fd < 0 ? -errno : read_fd(fd, &text, &len);
+	} else {
+		ret = read_text(path, &text, &len);
+	}
 	if (ret) {
 		report_read_error(path, ret, f);
 		return ret;
@@ -228,9 +245,13 @@ static int policy_from_file(const char *path, struct policy *p, FILE *f)
 
 int policy_check_file(const char *path, FILE *f)
 {
+	bool in = !strcmp(path, "-");
 	struct policy p;
-	int ret = policy_from_file(path, &p, f);
+	int ret;
 
+	if (in)
+		path = POLICY_STDIN_NAME;
+	ret = policy_from_file(path, in, &p, f);
 	if (!ret)
 		printf("%s: valid: '%s', mode %s\n", path, p.name, p.mode);
 	return ret;
@@ -261,7 +282,7 @@ int policy_load_file(const char *path, char *why, size_t whylen)
 	if (whylen)
 		why[0] = '\0';
 	/* the errors as policy_check_file() prints them, each logged, the first kept in @why */
-	ret = policy_from_file(path, &p, m);
+	ret = policy_from_file(path, false, &p, m);
 	if (m)
 		fclose(m);
 	if (ret && text) {

@@ -95,6 +95,17 @@ check_true "... names both files ($(cat "$VQ_TMP/err"))" grep -qF "one FILE per 
 "$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" junk >/dev/null 2>"$VQ_TMP/err"
 check "-C FILE junk: exit code" 2 $?
 check_true "... names the stray argument" grep -qF "unexpected argument 'junk'" "$VQ_TMP/err"
+# FILE "-": standard input, a pipe too, named <stdin>; a file named "-" is ./-
+check "-C - from a pipe: a shipped policy is valid" "<stdin>: valid: 'balanced', mode active" \
+	"$(cat "$VQ_ROOT/policies/balanced.json" | "$VQTUNED" -C - 2>&1)"
+check "-C - from a pipe: an inverted policy, at its line and column" \
+	"<stdin>:6:43: controllers.polling.rx_usecs.max_us: 100 is below min_us 300" \
+	"$(cat "$VQ_TMP/inverted.json" | "$VQTUNED" -C - 2>&1)"
+cat "$VQ_TMP/inverted.json" | "$VQTUNED" -C - >/dev/null 2>&1
+check "... exit code" 1 $?
+check "-C - of an empty stdin" "<stdin>: file is empty" "$("$VQTUNED" -C - </dev/null 2>&1)"
+check "-C ./- is the file" "./-: No such file or directory" \
+	"$(cd "$VQ_TMP" && "$VQTUNED" -C ./- 2>&1)"
 check "glob.json: the message says what is wrong with the glob" \
 	"$VQ_TMP/glob.json:3:32: select.names[1]: 'va[0-9' is not a valid fnmatch(3) glob: '[' without its closing ']' (byte 3)" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/glob.json" 2>&1)"
