@@ -13,7 +13,8 @@
 # A bad option, tag or setting is refused by name before anything is locked, built or
 # booted: one "vm: ..." line and the usage on stderr, exit 2.
 # Logs: .cache/vm/<tag>/console.log (full console), dmesg.log. Prints
-# "vm: N passed, N failed" last; exits non-zero on any failure.
+# "vm: N passed, N failed, N skipped" last (each skip is named on its kernel's line); exits
+# non-zero on any failure.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
@@ -84,7 +85,7 @@ why=$(vm_nic_argv "${VQ_QEMU_NICS:-none}" 2>&1) ||
 	refuse "VQ_QEMU_NICS must be words of none, hubpair, user:HOSTPORT:GUESTPORT, each" \
 		"once, not '$VQ_QEMU_NICS': ${why#vm: }"
 [ $check = 1 ] && exit 0
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 
 # boot_guest APPEND: one guest run into $out/console.log. A crash before /init runs is
 # TCG's, not the module's (7.x guests sometimes die on an int3 while the kernel patches its
@@ -92,7 +93,7 @@ passed=0 failed=0
 boot_guest() {
 	local attempt
 	vm_qemu_argv "$VM_INITRD" "$1" "${VQ_QEMU_NICS:-none}" ||
-		{ echo "vm: 0 passed, 1 failed"; exit 1; }
+		{ echo "vm: 0 passed, 1 failed, 0 skipped"; exit 1; }
 	for attempt in 1 2; do
 		timeout "$timeout_s" "${VM_QEMU[@]}" > "$out/console.log" 2>&1 < /dev/null
 		grep -q VQ-BEGIN "$out/console.log" && return 0
@@ -123,7 +124,7 @@ results() {
 }
 
 vm_lock
-vm_build_ctl || { echo "vm: 0 passed, 1 failed"; exit 1; }
+vm_build_ctl || { echo "vm: 0 passed, 1 failed, 0 skipped"; exit 1; }
 
 for tag in "${tags[@]}"; do
 	t0=$(date +%s)
@@ -156,15 +157,20 @@ for tag in "${tags[@]}"; do
 	fi
 	t2=$(date +%s)
 	summarize "$out/console.log"
-	read -r p f < <(results | awk '/ PASS/ { p++ } / FAIL/ { f++ } END { print p + 0, f + 0 }')
+	read -r p f k < <(results |
+		awk '/ PASS/ { p++ } / FAIL/ { f++ } / SKIP/ { k++ }
+			END { print p + 0, f + 0, k + 0 }')
 	if ! grep -q '^VQ-END' "$out/console.log"; then
 		echo "[$tag] guest did not finish (timeout ${timeout_s}s or panic); tail of console:"
 		tail -30 "$out/console.log"
 		f=$((f + 1))
 	fi
-	echo "[$tag] $p passed, $f failed; fetch+build $((t1 - t0))s, boot+tests $((t2 - t1))s"
+	sk=$(results | awk '/ SKIP/ { printf " %s", $2 }')
+	echo "[$tag] $p passed, $f failed, $k skipped${sk:+ (}${sk# }${sk:+)};" \
+		"fetch+build $((t1 - t0))s, boot+tests $((t2 - t1))s"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + k))
 done
-echo "vm: $passed passed, $failed failed"
+echo "vm: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
