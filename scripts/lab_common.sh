@@ -158,6 +158,18 @@ lab_expect_words() {
 	fi
 }
 
+# a phase's first seconds still show the phase before in the daemon's rates: its tools start
+# (iperf3/sockperf, ~1-2 s on TCG) and the rate of a tick is over the tick before (500 ms)
+LAB_STATUS_SETTLE_S=4
+PHASE_T=0
+
+# lab_status_due NOW LAST: whether a status line is due at NOW (s) after one at LAST: every
+# STATUS_EVERY_S (the caller's), but not within LAB_STATUS_SETTLE_S of the phase start
+# PHASE_T (the caller sets it when a phase line comes), so a line's rates are its phase's
+lab_status_due() {
+	[ $(($1 - $2)) -ge "$STATUS_EVERY_S" ] && [ $(($1 - PHASE_T)) -ge $LAB_STATUS_SETTLE_S ]
+}
+
 # lab_status_line: one line from the API, the tx rate of each managed device; the caller
 # has $C (vqtunectl with its address), say(), elapsed() and $PHASE
 lab_status_line() {

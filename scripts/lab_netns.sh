@@ -263,7 +263,7 @@ poll_lines() {
 	while read -r _ what a b c; do
 		case $what in
 		phase)	b=$(lab_phase_name "$b")
-			PHASE="$a/$b"
+			PHASE="$a/$b" PHASE_T=$(date +%s)
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] phase $b ($a pass, $c s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
@@ -309,7 +309,7 @@ while kill -0 "$LPID" 2>/dev/null; do
 	poll_lines
 	if [ $TTY = 1 ]; then
 		redraw
-	elif [ $API = 1 ] && [ $(( $(date +%s) - last_status )) -ge $STATUS_EVERY_S ]; then
+	elif [ $API = 1 ] && lab_status_due "$(date +%s)" $last_status; then
 		lab_status_line
 		last_status=$(date +%s)
 	fi

@@ -232,7 +232,7 @@ poll_lines() {
 	while IFS= read -r line; do
 		read -r -a w <<< "$line"
 		case ${w[1]} in
-		phase)	PHASE="${w[2]}/$(lab_phase_name "${w[3]}")"
+		phase)	PHASE="${w[2]}/$(lab_phase_name "${w[3]}")" PHASE_T=$(date +%s)
 			[ $TTY = 1 ] || say "lab: [$(( $(date +%s) - T0 ))s] phase" \
 				"$(lab_phase_name "${w[3]}") (${w[2]} pass, ${w[4]} s)" ;;
 		daemon-exit) API=0 ;;
@@ -286,7 +286,7 @@ monitor() {
 		poll_lines
 		if [ $TTY = 1 ]; then
 			redraw
-		elif [ $API = 1 ] && [ $((now - last_status)) -ge $STATUS_EVERY_S ]; then
+		elif [ $API = 1 ] && lab_status_due $now $last_status; then
 			lab_status_line
 			last_status=$now
 		fi

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_api_hdr: request header fields that libcurl will not send as they are written here
- * (no Host in HTTP/1.1, two Host or Content-Length field lines), so the requests are raw bytes on the unix
- * socket. One api instance runs in this thread; the client's socket is non-blocking and
- * the loop alternates poll(2) and api_run(). view.h is tests/unit/fake_view.c.
+ * (no Host in HTTP/1.1, two Host or Content-Length field lines), so the requests are raw
+ * bytes on the unix socket. One api instance runs in this thread; the client's socket is
+ * non-blocking and the loop alternates poll(2) and api_run(). view.h is
+ * tests/unit/fake_view.c.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -144,6 +144,19 @@ grep -q '^lab: NOTE: knobs were written during the default pass' "$LOG" &&
 	fail "the default pass flagged though nothing wrote then"
 grep -q '^lab: after SIGTERM every knob is back' "$LOG" && ok "knobs restored" ||
 	fail "knobs not restored"
+# status lines ("lab: [Ns] PASS/PHASE: ... tx ..."): each names the phase begun last and
+# comes at least LAB_STATUS_SETTLE_S (scripts/lab_common.sh) after its start
+settle=$(sed -n 's/^LAB_STATUS_SETTLE_S=//p' scripts/lab_common.sh)
+st=$(awk -v s="$settle" '
+	/^lab: \[[0-9]+s\] phase / { t = substr($2, 2) + 0; p = $4; next }
+	/^lab: \[[0-9]+s\] [a-z]+\/[a-z+]+:/ { n++; ph = $3; sub(/^[a-z]+\//, "", ph)
+		sub(/:$/, "", ph); if (ph != p || substr($2, 2) + 0 - t < s) { print; exit } }
+	END { print n + 0 }' "$LOG")
+case $st in
+''|*[!0-9]*) fail "status line too early or of another phase: $st" ;;
+0) fail "no status line in the run" ;;
+*) ok "$st status lines, each ${settle} s or more into its phase" ;;
+esac
 tmp=$(printf '%s' "$tok" | sed 's#/token$##')
 [ -n "$tmp" ] && [ ! -e "$tmp" ] && ok "lab temp dir removed" || fail "$tmp left behind"
 grep -q 'guest powered off' "$LOG" || fail "no power-off"
