@@ -22,7 +22,10 @@
 #include "util.h"
 #include "vqtune_api.h"
 
-/* deepest field path: controllers.qlimit.bql_limit_max.max_bytes, or select.names[i] */
+/*
+ * deepest field path: policy.controllers.qlimit.bql_limit_max.max_bytes in a wrapper
+ * (5), or policy.select.names[i] (4)
+ */
 #define POLICY_PATH_DEPTH	6
 /* the bound of a field list printed in an "unknown field" message */
 #define POLICY_FIELDS_MAX	16
@@ -461,6 +464,16 @@ static void get_policy(struct pctx *c, json_t *obj)
 	check_bql(c);
 }
 
+/*
+ * True when @obj is {"policy":{...}} and nothing else, the shape GET /v1/policy and
+ * `vqtunectl --json policy show` print. A policy has no "policy" field, so the two
+ * cannot be confused.
+ */
+static bool policy_is_wrapper(json_t *obj)
+{
+	return json_object_size(obj) == 1 && json_is_object(json_object_get(obj, "policy"));
+}
+
 int policy_validate(json_t *obj, const char *text, size_t len, struct policy *out,
 		    struct policy_errors *errs)
 {
@@ -476,11 +489,17 @@ int policy_validate_put(json_t *obj, const char *text, size_t len, const struct 
 	policy_defaults(out);
 	/* an unnamed policy is not the built-in one: do not let it pose as "observe" */
 	snprintf(out->name, sizeof(out->name), "custom");
-	if (!json_is_object(obj))
+	if (!json_is_object(obj)) {
 		pfail(&c, false, 400, VQ_ERR_INVALID_FIELD, "a policy is a JSON object, not %s",
 		      obj ? jtype(obj) : "nothing");
-	else
+	} else if (policy_is_wrapper(obj)) {
+		/* what GET /v1/policy returns: errors name policy.<field>, at its position */
+		push(&c, "policy", -1);
+		get_policy(&c, json_object_get(obj, "policy"));
+		pop(&c);
+	} else {
 		get_policy(&c, obj);
+	}
 	return errs->n ? errs->e[0].status : 0;
 }
 

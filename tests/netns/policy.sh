@@ -104,6 +104,12 @@ check "-C - from a pipe: an inverted policy, at its line and column" \
 cat "$VQ_TMP/inverted.json" | "$VQTUNED" -C - >/dev/null 2>&1
 check "... exit code" 1 $?
 check "-C - of an empty stdin" "<stdin>: file is empty" "$("$VQTUNED" -C - </dev/null 2>&1)"
+# what `--json policy show` prints ({"policy":{...}}) is a policy file as it stands
+check "-C - of policy show --json: valid, the wrapper taken off" \
+	"<stdin>: valid: 'observe', mode observe" "$(show | "$VQTUNED" -C - 2>&1)"
+check "-C - of a wrapper: an error names policy.FIELD at its place" \
+	"<stdin>:1:39: policy.guard.settle_ticks: 0 is below the minimum 1" \
+	"$(printf '{"policy": {"guard": {"settle_ticks": 0}}}' | "$VQTUNED" -C - 2>&1)"
 check "-C ./- is the file" "./-: No such file or directory" \
 	"$(cd "$VQ_TMP" && "$VQTUNED" -C ./- 2>&1)"
 check "glob.json: the message says what is wrong with the glob" \

@@ -3,7 +3,8 @@
  * test_policy_put: which field an error of a PUT names (policy_validate_put(),
  * policy_parse()): of an inverted bound pair, the bound the request changed from the policy
  * it replaces; a control character (C0, DEL or C1) in a string names the string's field; a
- * real out of range is shown with the digits that tell it from the bound.
+ * real out of range is shown with the digits that tell it from the bound; a
+ * {"policy":{...}} wrapper is the policy it holds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -159,12 +160,61 @@ static void test_real_range_digits(void **state)
 		    "maximum 50");
 }
 
+/*
+ * {"policy":{...}}, what GET /v1/policy and `vqtunectl --json policy show` print, is the
+ * policy it holds (a file, vqtuned -C, a PUT body): the round trip of the policy in force
+ * gives it back; an error names policy.FIELD at its line and column. Only that key alone,
+ * holding an object, is a wrapper: beside another key, or holding a number, "policy" is an
+ * unknown field.
+ */
+static void test_wrapper_is_its_policy(void **state)
+{
+	static struct policy_errors errs;
+	const char *bad = "{\"policy\": {\n  \"guard\": {\"settle_ticks\": 0}}}";
+	struct policy prev, p;
+	json_t *obj, *err = NULL;
+
+	policy_defaults(&prev);
+	snprintf(prev.name, sizeof(prev.name), "saved");
+	snprintf(prev.mode, sizeof(prev.mode), "advise");
+	prev.law.bounds[LK_RX_USECS].max = 500;
+	obj = json_pack("{s:o}", "policy", policy_to_json(&prev));
+	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 0);
+	assert_string_equal(p.name, "saved");
+	assert_string_equal(p.mode, "advise");
+	assert_int_equal(p.law.bounds[LK_RX_USECS].max, 500);
+	assert_int_equal(policy_parse(obj, NULL, 0, &p, &err), 0);
+	assert_int_equal(p.law.bounds[LK_RX_USECS].max, 500);
+	json_decref(obj);
+
+	obj = json_loads(bad, 0, NULL);
+	assert_int_equal(policy_validate(obj, bad, strlen(bad), &p, &errs), 422);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.e[0].field, "policy.guard.settle_ticks");
+	assert_string_equal(errs.e[0].msg, "0 is below the minimum 1");
+	assert_int_equal(errs.e[0].line, 2);
+	assert_int_equal(errs.e[0].column, 29);
+	json_decref(obj);
+
+	obj = json_pack("{s:{s:s}, s:s}", "policy", "mode", "active", "name", "x");
+	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 400);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.e[0].field, "policy");
+	assert_non_null(strstr(errs.e[0].msg, "unknown field"));
+	json_decref(obj);
+	obj = json_pack("{s:i}", "policy", 3);
+	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 400);
+	assert_string_equal(errs.e[0].field, "policy");
+	json_decref(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_blames_changed_bound),
 		cmocka_unit_test(test_c1_controls_refused),
 		cmocka_unit_test(test_real_range_digits),
+		cmocka_unit_test(test_wrapper_is_its_policy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
