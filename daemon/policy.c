@@ -121,7 +121,13 @@ static void only_fields(struct pctx *c, json_t *obj, const char *const *allowed)
 		if (allowed[i])
 			continue;
 		push(c, key, -1);
-		pfail(c, true, 400, VQ_ERR_INVALID_FIELD, "unknown field (known: %s)", list);
+		if (c->n == 1 && !strcmp(key, "policy"))
+			/* not policy_is_wrapper(): say what a wrapper is */
+			pfail(c, true, 400, VQ_ERR_INVALID_FIELD, "unknown field (known: %s); "
+			      "a {\"policy\":{...}} wrapper holds an object, alone", list);
+		else
+			pfail(c, true, 400, VQ_ERR_INVALID_FIELD, "unknown field (known: %s)",
+			      list);
 		pop(c);
 	}
 }

@@ -267,13 +267,14 @@ poll_lines() {
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] phase $b ($a pass, $c s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
+			# "up" first, then the commands it makes usable
+			[ $TTY = 1 ] || say "lab: [$(elapsed)s] vqtuned up ($a)"
 			# the first is the default pass's (observe), the second the active pass's
 			APIUPS=$((APIUPS + 1))
 			if [ $APIUPS -ge 2 ] && [ $ACTIVE = 0 ]; then
 				ACTIVE=1
 				[ $TTY = 1 ] || write_commands
-			fi
-			[ $TTY = 1 ] || say "lab: [$(elapsed)s] vqtuned up ($a)" ;;
+			fi ;;
 		setup)	PHASE=setup
 			[ $TTY = 1 ] || say "lab: [$(elapsed)s] pairs up: $a $b $c ..." ;;
 		fail|restore-diff|daemon-log)

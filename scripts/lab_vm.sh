@@ -237,14 +237,15 @@ poll_lines() {
 				"$(lab_phase_name "${w[3]}") (${w[2]} pass, ${w[4]} s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
+			# "up" first, then the commands it makes usable
+			[ $TTY = 1 ] ||
+				say "lab: [$(( $(date +%s) - T0 ))s] vqtuned up in the guest (${w[2]})"
 			# the first is the default pass's (observe), the second the active pass's
 			APIUPS=$((APIUPS + 1))
 			if [ $APIUPS -ge 2 ] && [ $ACTIVE = 0 ]; then
 				ACTIVE=1
 				[ $TTY = 1 ] || write_commands
-			fi
-			[ $TTY = 1 ] ||
-				say "lab: [$(( $(date +%s) - T0 ))s] vqtuned up in the guest (${w[2]})" ;;
+			fi ;;
 		setup)	PHASE="setup" ;;
 		fail|restore-diff|daemon-log)
 			say "lab: guest: ${line#LAB }" ;;

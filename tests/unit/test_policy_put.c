@@ -200,11 +200,20 @@ static void test_wrapper_is_its_policy(void **state)
 	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 400);
 	assert_int_equal(errs.n, 1);
 	assert_string_equal(errs.e[0].field, "policy");
-	assert_non_null(strstr(errs.e[0].msg, "unknown field"));
+	assert_string_equal(errs.e[0].msg, "unknown field (known: name, mode, select, objective, "
+			    "controllers, guard); a {\"policy\":{...}} wrapper holds an object, "
+			    "alone");
 	json_decref(obj);
 	obj = json_pack("{s:i}", "policy", 3);
 	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 400);
 	assert_string_equal(errs.e[0].field, "policy");
+	assert_non_null(strstr(errs.e[0].msg, "wrapper holds an object, alone"));
+	json_decref(obj);
+	/* inside a policy, a "policy" key is just unknown */
+	obj = json_pack("{s:{s:i}}", "guard", "policy", 1);
+	assert_int_equal(policy_validate(obj, NULL, 0, &p, &errs), 400);
+	assert_string_equal(errs.e[0].field, "guard.policy");
+	assert_null(strstr(errs.e[0].msg, "wrapper"));
 	json_decref(obj);
 }
 

@@ -51,9 +51,10 @@ ok() { echo "ok: $*"; }
 LAB_PHASE_S=$PHASE_S scripts/lab_vm.sh > "$LOG" 2>&1 < /dev/null &
 LPID=$!
 
-# the active pass has begun: the lab's own progress line says so
+# the active pass has begun: the lab's own progress line says so, then its write examples
+active_up() { grep -q 'vqtuned up in the guest (balanced)' "$LOG" && grep -q -- '-T [^ ]*/token' "$LOG"; }
 n=0
-while ! grep -q 'vqtuned up in the guest (balanced)' "$LOG"; do
+while ! active_up; do
 	kill -0 $LPID 2>/dev/null || break
 	[ $n -ge $WAIT_API_S ] && break
 	sleep 1
@@ -61,7 +62,7 @@ while ! grep -q 'vqtuned up in the guest (balanced)' "$LOG"; do
 done
 url=$(grep -o 'API is at http://127.0.0.1:[0-9]*' "$LOG" | head -1 | sed 's/API is at //')
 tok=$(grep -o '\-T [^ ]*/token' "$LOG" | head -1 | cut -d' ' -f2)
-if [ -z "$url" ] || ! grep -q 'vqtuned up in the guest (balanced)' "$LOG"; then
+if [ -z "$url" ] || ! active_up; then
 	cat "$LOG"
 	echo "FAIL: the lab's active pass never started"
 	exit 1
@@ -75,14 +76,15 @@ echo "$st" | grep -Eq '^mode: +active' || fail "guest vqtuned not in mode active
 echo "$st" | grep -Eq '^policy: +balanced' || fail "guest vqtuned policy is not balanced"
 echo "$st" | grep -Eq '^managed devices: +4$' || fail "guest vqtuned does not manage 4 devices"
 [ $rc = 0 ] && ok "status through the port forward"
-# write examples only once the active pass is up: one in the default pass changes its column
+# write examples only once the active pass is up (after its "up" line, so a pasted one
+# finds the daemon): one in the default pass changes its column
 first_set=$(grep -n ' set ' "$LOG" | head -1 | cut -d: -f1)
 active_at=$(grep -n 'vqtuned up in the guest (balanced)' "$LOG" | head -1 | cut -d: -f1)
 default_at=$(grep -n 'vqtuned up in the guest (observe)' "$LOG" | head -1 | cut -d: -f1)
-[ -n "$first_set" ] && [ -n "$default_at" ] && [ "$first_set" -gt "$default_at" ] &&
-	[ "$first_set" -lt "$active_at" ] &&
+[ -n "$first_set" ] && [ -n "$default_at" ] && [ "$active_at" -gt "$default_at" ] &&
+	[ "$first_set" -gt "$active_at" ] &&
 	ok "write examples printed when the active pass began (line $first_set)" ||
-	fail "write examples at line ${first_set:-none}, default pass up at ${default_at:-?}"
+	fail "write examples at line ${first_set:-none}, default pass up at ${default_at:-?}, active at ${active_at:-?}"
 
 "$CTL" -H "$url" set $SET_DEV $SET_KNOB $SET_VAL > /dev/null 2>&1
 rc=$?

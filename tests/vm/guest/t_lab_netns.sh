@@ -89,7 +89,9 @@ tok=$(ls /tmp/vqlabns.*/token)
 vqtunectl -H "$url" -T "$tok" set $DEF_DEV $SET_KNOB $DEF_VAL > /dev/null ||
 	fail "write with the token during the default pass"
 wait_line $OUT/run.log 'vqtuned up (balanced)' || { cat $OUT/run.log; fail "no active pass"; }
-sed -n '/active pass: steer/,/vqtuned up (balanced)/p' $OUT/run.log | grep -q ' set ' ||
+wait_line $OUT/run.log 'active pass: steer' || { cat $OUT/run.log; fail "no write examples"; }
+# after the "up" line of the active pass, so a pasted one finds the daemon
+sed -n '/vqtuned up (balanced)/,$p' $OUT/run.log | grep -q ' set ' ||
 	{ cat $OUT/run.log; fail "no write examples when the active pass began"; }
 ok "write examples printed when the active pass began"
 url=$(grep -o 'API is at http://127.0.0.1:[0-9]*' $OUT/run.log | head -1 | sed 's/API is at //')
