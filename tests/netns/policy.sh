@@ -226,7 +226,8 @@ check_true "... says so ($(head -1 "$VQ_TMP/dir.log"))" \
 # ---- every shipped policy validates, and the active one installs
 for f in "$VQ_ROOT"/policies/*.json; do
 	"$VQTUNED" --check-policy "$f" >"$VQ_TMP/out" 2>&1
-	check "--check-policy $(basename "$f"): exit code" 0 $?
+	rc=$?			# before the $(basename) below, which sets $? anew
+	check "--check-policy $(basename "$f"): exit code" 0 $rc
 	check_true "... says valid ($(cat "$VQ_TMP/out"))" grep -q ': valid: ' "$VQ_TMP/out"
 done
 n=$(ls "$VQ_ROOT"/policies/*.json | wc -l)
