@@ -12,7 +12,8 @@
  *
  * The pure parsing helpers live in http_parse.c, the listening sockets and the token file in
  * api_sock.c, reply queueing in api_reply.c, query parameters in api_args.c, write permission
- * and the Authorization checks in api_auth.c; this file is the MHD glue and routing.
+ * and the Authorization checks in api_auth.c, the route table in api_route.c; this file is
+ * the MHD glue.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -25,17 +26,16 @@
 #include <unistd.h>
 
 #include "api.h"
-#include "api_args.h"
 #include "api_auth.h"
 #include "api_conn.h"
 #include "api_reply.h"
+#include "api_route.h"
 #include "api_sock.h"
 #include "apierr.h"
 #include "http_parse.h"
 #include "log.h"
 #include "reqval.h"
 #include "util.h"
-#include "view.h"
 #include "vqtune_api.h"
 
 /* Simultaneous connections: a CLI and a scraper or two; bounds memory (MHD pool each). */
@@ -48,10 +48,6 @@
  * never idle, so the idle timeout alone lets 64 of them hold every slot (api_conn.h).
  */
 #define API_REQ_DEADLINE_S	10
-/* Path segments the deepest route has (v1/devices/{dev}/knobs/{knob}) plus slack. */
-#define API_PATH_MAX_SEGS	8
-/* Captured {dev}/{knob} segments per route. */
-#define API_MAX_ARGS		2
 /* Body bytes discarded after the cap before hanging up: a bounded read to send the 413. */
 #define API_DISCARD_MAX_BYTES	(1024 * 1024)
 /* MHD_run() passes per api_run(): drains connections MHD left ready without starving the loop. */
@@ -69,7 +65,10 @@
 #define API_STATUS_MIN		200
 #define API_STATUS_MAX		599
 
+struct api;
+
 struct listener {
+	struct api *api;	/* its owner */
 	struct MHD_Daemon *mhd;
 	struct api_conns conns;	/* its connections and their receive deadlines */
 	struct api_auth auth;	/* who may write here */
@@ -79,6 +78,8 @@ struct api {
 	struct listener l[API_MAX_LISTENERS];
 	int n;
 	char *unix_path;
+	bool stopping;		/* api_stopping(): writes are 503 stopping */
+	uint64_t events_ns;	/* last GET /v1/events answered (CLOCK_MONOTONIC), 0: none */
 };
 
 /* Per-request state: made in req_begin(), freed in req_done(). */
@@ -88,165 +89,11 @@ struct req {
 	char *seg[API_PATH_MAX_SEGS];
 	int nseg;
 	const char *arg[API_MAX_ARGS];
-	const struct route *route;
+	const struct api_route *route;
 	bool started, too_large, has_body;
 	char *body;
 	size_t len, cap, discarded;
 };
-
-struct reply {
-	int status;
-	json_t *json;		/* reply body, or NULL when @text is set */
-	char *text;		/* malloc'ed */
-	size_t text_len;
-	const char *ctype;
-};
-
-enum route_body { BODY_OPTIONAL, BODY_REQUIRED };
-
-struct route {
-	const char *method;
-	const char *segs[API_PATH_MAX_SEGS];	/* NULL-terminated; ARG captures one segment */
-	int id;			/* enum route_id */
-	enum route_body body;
-	const char *const *args;	/* query parameters it takes; NULL: any at all */
-};
-
-#define ARG	"*"
-
-/* ---- routes: HTTP in, view_* out ---- */
-
-enum route_id {
-	R_STATUS, R_DEVICES, R_DEVICE, R_QUEUES, R_KNOB_SET, R_KNOB_RELEASE, R_PAUSE, R_RESUME,
-	R_POLICY_GET, R_POLICY_PUT, R_EVENTS, R_RESTORE, R_METRICS, R_HEALTHZ,
-};
-
-/* Query parameters per route (docs/api.md); NULL: any, as scrapers add their own. */
-static const char *const args_none[] = { NULL };
-static const char *const args_events[] = { "since", "limit", NULL };
-static const char *const args_release[] = { "queue", "napi_id", NULL };
-
-static const struct route routes[] = {
-	{ "GET",    { "v1", "status" }, R_STATUS, BODY_OPTIONAL, args_none },
-	{ "GET",    { "v1", "devices" }, R_DEVICES, BODY_OPTIONAL, args_none },
-	{ "GET",    { "v1", "devices", ARG }, R_DEVICE, BODY_OPTIONAL, args_none },
-	{ "GET",    { "v1", "devices", ARG, "queues" }, R_QUEUES, BODY_OPTIONAL, args_none },
-	{ "PUT",    { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_SET, BODY_REQUIRED, args_none },
-	{ "DELETE", { "v1", "devices", ARG, "knobs", ARG }, R_KNOB_RELEASE, BODY_OPTIONAL,
-	  args_release },
-	{ "POST",   { "v1", "devices", ARG, "pause" }, R_PAUSE, BODY_OPTIONAL, args_none },
-	{ "POST",   { "v1", "devices", ARG, "resume" }, R_RESUME, BODY_OPTIONAL, args_none },
-	{ "GET",    { "v1", "policy" }, R_POLICY_GET, BODY_OPTIONAL, args_none },
-	{ "PUT",    { "v1", "policy" }, R_POLICY_PUT, BODY_REQUIRED, args_none },
-	{ "GET",    { "v1", "events" }, R_EVENTS, BODY_OPTIONAL, args_events },
-	{ "POST",   { "v1", "restore" }, R_RESTORE, BODY_OPTIONAL, args_none },
-	{ "GET",    { "metrics" }, R_METRICS, BODY_OPTIONAL, NULL },
-	{ "GET",    { "healthz" }, R_HEALTHZ, BODY_OPTIONAL, NULL },
-};
-
-/* GET /metrics: Prometheus text, or a JSON 500 when the view has none. */
-static void route_metrics(struct reply *rep)
-{
-	rep->status = view_metrics(&rep->text, &rep->text_len);
-	rep->ctype = API_CT_PROM;
-	if (rep->status != MHD_HTTP_OK || !rep->text) {
-		free(rep->text);
-		rep->text = NULL;
-		rep->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-		rep->json = apierr_new(VQ_ERR_INTERNAL, NULL, "metrics are not available");
-	}
-}
-
-static void route_call(struct req *r, struct MHD_Connection *c, json_t *b, struct reply *rep)
-{
-	const char *dev = r->arg[0], *knob = r->arg[1], *q;
-	json_t **out = &rep->json;
-	unsigned int limit;
-	uint64_t since;
-
-	if (r->route->args && !api_args_ok(c, r->route->args, out)) {
-		rep->status = MHD_HTTP_BAD_REQUEST;
-		return;
-	}
-	switch (r->route->id) {
-	case R_STATUS:		rep->status = view_status(out); break;
-	case R_DEVICES:		rep->status = view_devices(out); break;
-	case R_DEVICE:		rep->status = view_device(dev, out); break;
-	case R_QUEUES:		rep->status = view_queues(dev, out); break;
-	case R_KNOB_SET:	rep->status = view_knob_set(dev, knob, b, out); break;
-	case R_KNOB_RELEASE:
-		q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "queue");
-		rep->status = view_knob_release(dev, knob, q, MHD_lookup_connection_value(c,
-						MHD_GET_ARGUMENT_KIND, "napi_id"), out);
-		break;
-	case R_PAUSE:		rep->status = view_pause(dev, 1, out); break;
-	case R_RESUME:		rep->status = view_pause(dev, 0, out); break;
-	case R_POLICY_GET:	rep->status = view_policy_get(out); break;
-	case R_POLICY_PUT:	rep->status = view_policy_put(b, r->body, r->len, out); break;
-	case R_EVENTS:
-		rep->status = api_args_events(c, &since, &limit, out);
-		if (!rep->status)
-			rep->status = view_events(since, limit, out);
-		break;
-	case R_RESTORE:		rep->status = view_restore(out); break;
-	case R_METRICS:		route_metrics(rep); break;
-	case R_HEALTHZ:
-		rep->text = strdup("ok\n");
-		rep->text_len = rep->text ? strlen(rep->text) : 0;
-		rep->ctype = API_CT_TEXT;
-		rep->status = rep->text ? MHD_HTTP_OK : MHD_HTTP_INTERNAL_SERVER_ERROR;
-		break;
-	}
-}
-
-static bool route_is_write(const struct route *rt)
-{
-	return strcmp(rt->method, "GET") != 0;
-}
-
-/* Does @rt's path match @r? Fills r->arg on a match. */
-static bool route_match(const struct route *rt, struct req *r)
-{
-	int i, na = 0;
-
-	for (i = 0; i < r->nseg; i++) {
-		const char *p = rt->segs[i];
-
-		if (!p)
-			return false;
-		if (!strcmp(p, ARG)) {
-			/* an empty {dev} or {knob} names nothing */
-			if (!r->seg[i][0] || na == API_MAX_ARGS)
-				return false;
-			r->arg[na++] = r->seg[i];
-		} else if (strcmp(p, r->seg[i])) {
-			return false;
-		}
-	}
-	return i == API_PATH_MAX_SEGS || !rt->segs[i];
-}
-
-/* The route for @method; NULL with @allow filled ("" when the path matches nothing). */
-static const struct route *route_find(struct req *r, const char *method, char *allow,
-				      size_t allow_len)
-{
-	size_t i;
-
-	/* HEAD is GET without the body (RFC 9110 9.3.2); MHD drops the body */
-	if (!strcmp(method, "HEAD"))
-		method = "GET";
-	allow[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(routes); i++) {
-		if (!route_match(&routes[i], r))
-			continue;
-		if (!strcmp(routes[i].method, method))
-			return &routes[i];
-		snprintf(allow + strlen(allow), allow_len - strlen(allow), "%s%s%s",
-			 allow[0] ? ", " : "", routes[i].method,
-			 route_is_write(&routes[i]) ? "" : ", HEAD");
-	}
-	return NULL;
-}
 
 /*
  * Whether a body of @len bytes over the limit is read and dropped before the 413 (true), or
@@ -293,15 +140,22 @@ static enum MHD_Result req_first(const struct listener *l, struct MHD_Connection
 	if (err == -EILSEQ)
 		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_BAD_REQUEST,
 				     "percent-encoded NUL (%%00) in the path");
-	r->route = err ? NULL : route_find(r, method, allow, sizeof(allow));
+	r->route = err ? NULL : api_route_find(r->seg, r->nseg, r->arg, method, allow,
+						      sizeof(allow));
 	if (!r->route && !err && allow[0])
 		return api_reply_err_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, MHD_HTTP_HEADER_ALLOW,
 					 allow, VQ_ERR_METHOD_NOT_ALLOWED,
 					 "method %s not allowed here; allowed: %s", method, allow);
 	if (!r->route)
 		return api_reply_err(c, MHD_HTTP_NOT_FOUND, VQ_ERR_NOT_FOUND, "no such route");
-	if (route_is_write(r->route) && api_auth_check_write(&l->auth, c, &ret))
+	if (api_route_is_write(r->route) && api_auth_check_write(&l->auth, c, &ret))
 		return ret;
+	if (api_route_is_write(r->route) && l->api->stopping)
+		return api_reply_err(c, MHD_HTTP_SERVICE_UNAVAILABLE, VQ_ERR_STOPPING,
+				     "vqtuned is stopping: its knobs are restored, it takes no "
+				     "more writes");
+	if (r->route->id == R_EVENTS)
+		l->api->events_ns = util_now_ns(CLOCK_MONOTONIC);
 
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -359,7 +213,7 @@ static enum MHD_Result req_data(struct req *r, const char *data, size_t size)
 /* Whole body read: parse it, call the route, queue its reply. */
 static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 {
-	struct reply rep = { .status = MHD_HTTP_INTERNAL_SERVER_ERROR, .ctype = API_CT_JSON };
+	struct api_reply rep = { .status = MHD_HTTP_INTERNAL_SERVER_ERROR, .ctype = API_CT_JSON };
 	json_t *body = NULL;
 	json_error_t jerr;
 
@@ -388,7 +242,7 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 		return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
 				     "body is empty: this request needs a JSON object");
 	}
-	route_call(r, c, body, &rep);
+	api_route_call(r->route, r->arg, c, body, r->body, r->len, &rep);
 	json_decref(body);
 	if (rep.text)
 		return api_reply_buf(c, rep.status, rep.ctype, rep.text, rep.text_len, NULL, NULL);
@@ -525,12 +379,14 @@ static int api_start_tcp(struct api *a, const struct api_config *cfg)
 int api_start(const struct api_config *cfg, struct api **out)
 {
 	struct api *a = calloc(1, sizeof(*a));
-	int fd, err;
+	int fd, err, i;
 
 	if (!a) {
 		log_err("api: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	for (i = 0; i < API_MAX_LISTENERS; i++)
+		a->l[i].api = a;
 	if (cfg->unix_path) {
 		fd = api_sock_listen_unix(cfg->unix_path, cfg->unix_mode);
 		if (fd < 0) {
@@ -583,6 +439,17 @@ void api_stop(struct api *a)
 		unlink(a->unix_path);
 	free(a->unix_path);
 	free(a);
+}
+
+void api_stopping(struct api *a)
+{
+	if (a)
+		a->stopping = true;
+}
+
+uint64_t api_events_ns(const struct api *a)
+{
+	return a ? a->events_ns : 0;
 }
 
 int api_fds(struct api *a, int *fds, int max)

@@ -12,6 +12,7 @@
 #define VQ_API_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct api_config {
 	const char *unix_path;	/* unix socket path (writes allowed); NULL: none */
@@ -26,6 +27,17 @@ struct api;
 int api_start(const struct api_config *cfg, struct api **out);
 /* Stop listening, close connections, unlink the unix socket. NULL is fine. */
 void api_stop(struct api *a);
+/*
+ * From now on every write (PUT, DELETE, POST) is 503 "stopping" (docs/api.md); reads are
+ * served as before. For the daemon's stop: its knobs are restored and it changes nothing
+ * more. NULL is fine.
+ */
+void api_stopping(struct api *a);
+/*
+ * When the last GET /v1/events arrived: CLOCK_MONOTONIC ns, 0 when none has (or @a is
+ * NULL). A follower (`vqtunectl events --follow`) asks about once a second.
+ */
+uint64_t api_events_ns(const struct api *a);
 /* File descriptors to watch for EPOLLIN (at most @max); returns how many. */
 int api_fds(struct api *a, int *fds, int max);
 /* Serve whatever is ready; call when an api fd is readable and once per tick. */

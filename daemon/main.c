@@ -41,6 +41,13 @@
 #define TICK_DEFAULT_MS		1000
 /* libmicrohttpd also needs a turn for its connection timeouts when nothing else wakes us */
 #define LOOP_IDLE_MS		1000
+/*
+ * At the stop, a follower (`vqtunectl events --follow` asks once a second) that asked
+ * within STOP_FOLLOWER_MS gets the restore's events: reads are answered for STOP_LINGER_MS
+ * more, past its next poll. With nobody following the daemon exits at once.
+ */
+#define STOP_FOLLOWER_MS	3000
+#define STOP_LINGER_MS		2000
 #define MAX_GLOBS		64
 #define MAX_NETNS_ARGS		64
 #define SOCKET_MODE		0660	/* DESIGN.md: operators in the socket's group may write */
@@ -414,6 +421,39 @@ static int loop(struct api *api, int tfd, int sfd)
 	return -EIO;
 }
 
+/*
+ * The restore is done and writes are refused (api_stopping()): answer reads for
+ * STOP_LINGER_MS when a follower asked within STOP_FOLLOWER_MS, or until a second
+ * SIGTERM/SIGINT.
+ */
+static void stop_linger(struct api *api, int sfd)
+{
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC), asked = api_events_ns(api);
+	uint64_t end = now + STOP_LINGER_MS * NSEC_PER_MSEC;
+	struct signalfd_siginfo si;
+	struct epoll_event ev;
+	int ep, fds[4], n, k;
+
+	if (!asked || now - asked > STOP_FOLLOWER_MS * NSEC_PER_MSEC)
+		return;
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return;
+	epoll_add(ep, sfd, TAG_SIGNAL);
+	n = api_fds(api, fds, ARRAY_SIZE(fds));
+	for (k = 0; k < n; k++)
+		epoll_add(ep, fds[k], TAG_API);
+	log_info("answering reads for %d ms: an events follower gets the restore", STOP_LINGER_MS);
+	while ((now = util_now_ns(CLOCK_MONOTONIC)) < end) {
+		n = epoll_wait(ep, &ev, 1, (int)((end - now) / NSEC_PER_MSEC) + 1);
+		if (n == 1 && ev.data.u64 == TAG_SIGNAL && read(sfd, &si, sizeof(si)) ==
+		    sizeof(si) && si.ssi_signo != SIGHUP)
+			break;
+		api_run(api);
+	}
+	close(ep);
+}
+
 static int setup_signals(void)
 {
 	sigset_t set;
@@ -456,7 +496,7 @@ int main(int argc, char **argv)
 	if (parse_opts(argc, argv, &o))
 		return 2;
 	runtime.start_ns = util_now_ns(CLOCK_MONOTONIC);
-	runtime.tick_ns = (uint64_t)o.interval_ms * 1000000ULL;
+	runtime.tick_ns = (uint64_t)o.interval_ms * NSEC_PER_MSEC;
 	/* dirname() may return its argument or a static string: copy into a second buffer */
 	snprintf(sock_copy, sizeof(sock_copy), "%s", o.socket);
 	snprintf(run_dir, sizeof(run_dir), "%s", dirname(sock_copy));
@@ -528,7 +568,7 @@ int main(int argc, char **argv)
 	notify("STOPPING=1");
 	close(tfd);
 err_timer:
-	api_stop(api);
+	api_stopping(api);
 err_api:
 	restore_failed = json_array();
 	ret = act_restore_all(restore_failed);
@@ -539,6 +579,8 @@ err_api:
 	if (lost)
 		rc = 1;
 	json_decref(restore_failed);
+	stop_linger(api, sfd);
+	api_stop(api);
 	act_fini();
 err_act:
 	dev_fini();

@@ -10,6 +10,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_MSEC	1000000ULL
 
 /*
  * Display form of a device name (docs/api.md): bytes of valid, printable UTF-8 are kept,

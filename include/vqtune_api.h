@@ -57,6 +57,7 @@
 #define VQ_ERR_UNSUPPORTED		"unsupported"		/* 422: the device/kernel lacks the knob */
 #define VQ_ERR_KERNEL			"kernel_error"		/* 502: the kernel refused; message has its extack */
 #define VQ_ERR_INTERNAL			"internal"		/* 500 */
+#define VQ_ERR_STOPPING			"stopping"		/* 503: the daemon is stopping, writes refused */
 
 /*
  * "reason" of an error: a fixed word a client may act on where code and field alone do not

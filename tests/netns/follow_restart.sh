@@ -3,6 +3,9 @@
 # away, keeps asking, and once the restarted daemon answers it prints the events after the
 # last one it printed (ids keep increasing across restarts), without a repeat. SIGTERM
 # (like Ctrl-C; a background job of a script ignores SIGINT) then ends it with status 0.
+# A daemon that stops while followed answers reads past its restore, so the follower prints
+# the restore's events, and refuses writes then (503 stopping); an unfollowed one does not
+# wait.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -46,8 +49,32 @@ check "... and once that the daemon answers again" 1 \
 check "no event printed twice" 0 "$(sort "$VQ_TMP/follow.out" | uniq -d | wc -l)"
 check_true "the first set's lines are still $n1" \
 	test "$(grep -c -- '-> 10000' "$VQ_TMP/follow.out")" -le "$n1"
+
+# The daemon's stop, followed: it restores first and answers reads a moment longer, so the
+# follower prints the restore's event; a write in that moment is 503 stopping.
+kill -TERM "$VQ_DPID"
+sleep 0.3			# the restore is done within ms; the API answers for 2 s more
+read -r code body <<<"$(vq_api PUT "/v1/devices/$B:vb/knobs/gro-flush-timeout" '{"value":5000}')"
+check "a write while it stops: HTTP status ($body)" 503 "$code"
+check "... code stopping" stopping "$(vq_json 'd["error"]["code"]' <<<"$body")"
+# both NAPIs' gro-flush-timeout back from 30000 to the original 0 (the crash restore's
+# lines before say 10000 -> 0)
+wait_for "$VQ_TMP/follow.out" "30000 -> 0 (restored the original value)" 2
+rc=$?			# before the $(grep) below, which sets $? anew
+check "the follower printed the stopping daemon's restore of both NAPIs ($(grep 'restored' \
+	"$VQ_TMP/follow.out" | tr '\n' '|'))" 0 $rc
+vq_daemon_stop
+check "the stopped daemon's exit status" 0 $?
+check "it said it answered reads for the follower" 1 \
+	"$(grep -c 'answering reads for 2000 ms' "$VQ_TMP/vqtuned.log")"
 kill -TERM "$FPID"
 wait "$FPID"
 check "SIGTERM ends it with exit status 0" 0 $?
+
+# with nobody following, the stop does not wait
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
 vq_daemon_stop TERM
+check "an unfollowed daemon's exit status" 0 $?
+check "only the followed stop waited" 1 \
+	"$(grep -c 'answering reads for' "$VQ_TMP/vqtuned.log")"
 vq_done

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -211,14 +212,90 @@ static void test_framing(void **state)
 	json_decref(r.body);
 }
 
+/* @r is a 503 stopping (docs/api.md "Stopping") that no view saw. */
+static void assert_stopping(const struct reply *r)
+{
+	json_t *e = json_object_get(r->body, "error");
+
+	assert_int_equal(r->status, 503);
+	assert_string_equal(json_string_value(json_object_get(e, "code")), VQ_ERR_STOPPING);
+	assert_non_null(strstr(json_string_value(json_object_get(e, "message")),
+			       "it takes no more writes"));
+}
+
+/*
+ * The daemon's stop (api_stopping()): every write is 503 stopping before its view runs,
+ * whatever its body; reads, GET /v1/events too, are served as before. api_events_ns() is
+ * when the last GET /v1/events came, which tells the stop whether anyone follows.
+ */
+static void test_stopping(void **state)
+{
+	static const char *const writes[] = {
+		"POST /v1/devices/veth1/pause HTTP/1.0\r\n\r\n",
+		"PUT /v1/policy HTTP/1.0\r\nContent-Type: application/json\r\n"
+		"Content-Length: 2\r\n\r\n{}",
+		"DELETE /v1/devices/veth1/knobs/bql-limit-max HTTP/1.0\r\n\r\n",
+		"POST /v1/restore HTTP/1.0\r\n\r\n",
+	};
+	static const char *const reads[] = {
+		"GET /v1/status HTTP/1.0\r\n\r\n",
+		"GET /v1/events HTTP/1.0\r\n\r\n",
+	};
+	struct timespec t;
+	struct reply r;
+	uint64_t before;
+	size_t i;
+	int calls;
+
+	assert_int_equal(api_events_ns(api), 0);
+	assert_int_equal(api_events_ns(NULL), 0);
+	api_stopping(NULL);
+	raw("GET /v1/status HTTP/1.0\r\n\r\n", &r);
+	json_decref(r.body);
+	assert_int_equal(api_events_ns(api), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	before = (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+	raw("GET /v1/events?since=3 HTTP/1.0\r\n\r\n", &r);
+	assert_int_equal(r.status, 200);
+	json_decref(r.body);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	assert_in_range(api_events_ns(api), before,
+			(uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec);
+
+	api_stopping(api);
+	calls = fake_calls;
+	for (i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+		raw(writes[i], &r);
+		assert_stopping(&r);
+		json_decref(r.body);
+	}
+	assert_int_equal(fake_calls, calls);
+	for (i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		raw(reads[i], &r);
+		assert_int_equal(r.status, 200);
+		assert_non_null(r.body);
+		json_decref(r.body);
+	}
+	assert_int_equal(fake_calls, calls + 2);
+	/* a path no route has is still 404, a method it lacks 405: only writes are stopped */
+	raw("PUT /v1/nowhere HTTP/1.0\r\nContent-Length: 0\r\n\r\n", &r);
+	assert_int_equal(r.status, 404);
+	json_decref(r.body);
+	raw("PUT /v1/status HTTP/1.0\r\nContent-Length: 0\r\n\r\n", &r);
+	assert_int_equal(r.status, 405);
+	json_decref(r.body);
+}
+
 int main(void)
 {
+	/* a fresh api per test: test_stopping's cannot be undone */
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_host_missing),
-		cmocka_unit_test(test_host_ok),
-		cmocka_unit_test(test_host_twice),
-		cmocka_unit_test(test_framing),
+		cmocka_unit_test_setup_teardown(test_host_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_host_twice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_framing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stopping, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

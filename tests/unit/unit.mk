@@ -9,7 +9,7 @@ test_ethstats_OBJS := daemon/ethstats.c
 
 # api: HTTP layer driven by libcurl against tests/unit/fake_view.c (owner: api)
 UNIT_TESTS += api prom reqval
-test_api_OBJS := daemon/api.c daemon/api_auth.c daemon/api_conn.c daemon/api_args.c daemon/api_reply.c daemon/api_sock.c \
+test_api_OBJS := daemon/api.c daemon/api_route.c daemon/api_auth.c daemon/api_conn.c daemon/api_args.c daemon/api_reply.c daemon/api_sock.c \
 		 daemon/http_parse.c daemon/apierr.c daemon/util.c daemon/log.c daemon/reqval.c \
 		 daemon/token.c tests/unit/fake_view.c
 test_prom_OBJS := daemon/prom.c
