@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * knob: the knob table, each knob's provider attribute, and the instances a device has with
+ * their ranges and whether they may be written (knob.h). Reads and writes: knob_io.c.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -6,6 +10,7 @@
 
 #include "dev.h"
 #include "knob.h"
+#include "knob_prov.h"
 #include "netns.h"
 #include "nl_ethtool.h"
 #include "nl_netdev.h"
@@ -90,7 +95,7 @@ const struct knob_desc knob_table[K_NUM] = {
 };
 
 /* VQPAIR_KNOB_* of each vqpair knob; 0 for the others */
-static const int knob_vqp[K_NUM] = {
+const int knob_vqp[K_NUM] = {
 	[K_TX_FULL_MODE] = VQPAIR_KNOB_TX_FULL_MODE, [K_TX_NAPI] = VQPAIR_KNOB_TX_NAPI,
 	[K_NAPI_WEIGHT] = VQPAIR_KNOB_NAPI_WEIGHT, [K_BUSYLOOP_US] = VQPAIR_KNOB_BUSYLOOP_US,
 	[K_BACKEND_WEIGHT] = VQPAIR_KNOB_BACKEND_WEIGHT, [K_ZEROCOPY] = VQPAIR_KNOB_ZEROCOPY,
@@ -98,20 +103,20 @@ static const int knob_vqp[K_NUM] = {
 	[K_ZEROCOPY_MAX_PENDING] = VQPAIR_KNOB_ZEROCOPY_MAX_PENDING,
 };
 
-static const enum bqlv knob_bql[K_NUM] = {
+const enum bqlv knob_bql[K_NUM] = {
 	[K_BQL_LIMIT_MIN] = BQL_LIMIT_MIN, [K_BQL_LIMIT_MAX] = BQL_LIMIT_MAX,
 	[K_BQL_HOLD_TIME] = BQL_HOLD_TIME,
 };
-static const int knob_dnapi[K_NUM] = {
+const int knob_dnapi[K_NUM] = {
 	[K_DEFER_HARD_IRQS] = DNAPI_DEFER_HARD_IRQS, [K_GRO_FLUSH_TIMEOUT] = DNAPI_GRO_FLUSH_TIMEOUT,
 	[K_IRQ_SUSPEND_TIMEOUT] = -1, [K_THREADED] = DNAPI_THREADED,
 };
-static const enum ndv_napi_knob knob_napi[K_NUM] = {
+const enum ndv_napi_knob knob_napi[K_NUM] = {
 	[K_DEFER_HARD_IRQS] = NDV_NAPI_DEFER_HARD_IRQS,
 	[K_GRO_FLUSH_TIMEOUT] = NDV_NAPI_GRO_FLUSH_TIMEOUT,
 	[K_IRQ_SUSPEND_TIMEOUT] = NDV_NAPI_IRQ_SUSPEND_TIMEOUT, [K_THREADED] = NDV_NAPI_THREADED,
 };
-static const enum eth_co knob_co[K_NUM] = {
+const enum eth_co knob_co[K_NUM] = {
 	[K_RX_USECS] = ETH_CO_RX_USECS, [K_RX_FRAMES] = ETH_CO_RX_FRAMES,
 	[K_TX_USECS] = ETH_CO_TX_USECS, [K_TX_FRAMES] = ETH_CO_TX_FRAMES,
 	[K_ADAPTIVE_RX] = ETH_CO_ADAPTIVE_RX, [K_ADAPTIVE_TX] = ETH_CO_ADAPTIVE_TX,
@@ -151,8 +156,7 @@ static bool is_napi_knob(enum knob_id k)
 	return k >= K_DEFER_HARD_IRQS && k <= K_THREADED;
 }
 
-/* Whether NAPI @n reports knob @k, and its value. */
-static bool napi_value(const struct ndv_napi *n, enum knob_id k, uint64_t *v)
+bool knob_napi_value(const struct ndv_napi *n, enum knob_id k, uint64_t *v)
 {
 	switch (k) {
 	case K_DEFER_HARD_IRQS:
@@ -181,7 +185,7 @@ static bool napi_netlink(const struct device *d, enum knob_id k)
 	if (!d->ns->ndv)
 		return false;
 	for (i = 0; i < d->n_napi; i++)
-		if (napi_value(&d->napi[i], k, &v))
+		if (knob_napi_value(&d->napi[i], k, &v))
 			return true;
 	return false;
 }
@@ -208,9 +212,8 @@ static void inst_init(struct knob_inst *ki, enum knob_id k, enum knob_scope s,
 	ki->max = knob_table[k].max;
 }
 
-/* Device-scope ethtool knobs: the value if the driver reports it. */
-static bool eth_value(const struct device *d, enum knob_id k, enum knob_prov *p, uint64_t *v,
-		      uint64_t *max)
+bool knob_eth_value(const struct device *d, enum knob_id k, enum knob_prov *p, uint64_t *v,
+		    uint64_t *max)
 {
 	const struct eth_rings *r = &d->rings;
 	const struct eth_channels *c = &d->ch;
@@ -343,7 +346,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 		}
 	} else if (is_napi_knob(k) && napi_netlink(d, k)) {
 		for (i = 0; i < d->n_napi; i++) {
-			if (!napi_value(&d->napi[i], k, &v))
+			if (!knob_napi_value(&d->napi[i], k, &v))
 				continue;
 			if (n < max) {
 				inst_init(&ki, k, KS_NAPI, KP_NETDEV_NAPI);
@@ -367,7 +370,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 			}
 			n = 1;
 		}
-	} else if (eth_value(d, k, &p, &v, &emax)) {
+	} else if (knob_eth_value(d, k, &p, &v, &emax)) {
 		if (max) {
 			inst_init(&out[0], k, KS_DEVICE, p);
 			out[0].has_value = true;
@@ -445,187 +448,4 @@ int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_
 	if (d->managed && op >= 0 && d->ns->eth)
 		ret = eth_set_probe(d->ns->eth, d->ifindex, op, err, sizeof(err));
 	return knob_writable_from(d, ki, ret, why, whylen);
-}
-
-/* Store a read-back value of knob @k into the NAPI model @n (the view reads the model). */
-static void napi_store(struct ndv_napi *n, enum knob_id k, uint64_t v)
-{
-	switch (k) {
-	case K_DEFER_HARD_IRQS:
-		n->defer_hard_irqs = (uint32_t)v;
-		break;
-	case K_GRO_FLUSH_TIMEOUT:
-		n->gro_flush_timeout_ns = v;
-		break;
-	case K_IRQ_SUSPEND_TIMEOUT:
-		n->irq_suspend_timeout_ns = v;
-		break;
-	case K_THREADED:
-		n->threaded = (uint32_t)v;
-		break;
-	default:
-		break;
-	}
-}
-
-struct napi_find {
-	uint32_t id;
-	struct ndv_napi n;
-	bool found;
-};
-
-static int napi_find_cb(const struct ndv_napi *n, void *arg)
-{
-	struct napi_find *f = arg;
-
-	if (n->id == f->id) {
-		f->n = *n;
-		f->found = true;
-	}
-	return 0;
-}
-
-static int read_eth(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
-		    size_t errlen)
-{
-	uint64_t emax;
-	enum knob_prov p;
-	int ret;
-
-	if (!d->ns->eth)
-		return -EOPNOTSUPP;
-	if (ki->prov == KP_ETH_COALESCE)
-		ret = eth_coalesce_get(d->ns->eth, d->ifindex, &d->co, err, errlen);
-	else if (ki->prov == KP_ETH_RINGS)
-		ret = eth_rings_get(d->ns->eth, d->ifindex, &d->rings, err, errlen);
-	else
-		ret = eth_channels_get(d->ns->eth, d->ifindex, &d->ch, err, errlen);
-	if (ret)
-		return ret;
-	return eth_value(d, ki->k, &p, v, &emax) ? 0 : -EOPNOTSUPP;
-}
-
-int knob_read(struct device *d, const struct knob_inst *ki, uint64_t *v, char *err,
-	      size_t errlen)
-{
-	char path[512];
-	struct napi_find f = { .id = ki->napi_id };
-	int ret;
-
-	err[0] = '\0';
-	switch (ki->prov) {
-	case KP_SYSFS_BQL:
-		if (sfs_bql_path(d->ns->sysfs, d->name, ki->queue, knob_bql[ki->k], path,
-				 sizeof(path)))
-			return -ENAMETOOLONG;
-		ret = sfs_read_u64(path, v);
-		/*
-		 * Keep the model as fresh as this read: a value read back after a write shows
-		 * in the views at once, not at the next sample.
-		 */
-		if (!ret && ki->queue >= 0 && (unsigned int)ki->queue < d->n_tx)
-			d->txq[ki->queue].bql[knob_bql[ki->k]] = *v;
-		return ret;
-	case KP_SYSFS_NAPI:
-		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
-			return -ENAMETOOLONG;
-		ret = sfs_read_u64(path, v);
-		/* this file is sampled once a second: keep the model as fresh as this read */
-		if (!ret)
-			d->dnapi[knob_dnapi[ki->k]] = *v;
-		return ret;
-	case KP_NETDEV_NAPI:
-		if (!d->ns->ndv)
-			return -EOPNOTSUPP;
-		ret = ndv_napi_dump(d->ns->ndv, d->ifindex, napi_find_cb, &f);
-		if (ret)
-			return ret;
-		if (!f.found || !napi_value(&f.n, ki->k, v)) {
-			snprintf(err, errlen, "NAPI %u is gone", ki->napi_id);
-			return -ENOENT;
-		}
-		for (unsigned int i = 0; i < d->n_napi; i++)
-			if (d->napi[i].id == ki->napi_id)
-				napi_store(&d->napi[i], ki->k, *v);
-		return 0;
-	case KP_VQPAIR: {
-		uint32_t v32;
-
-		if (ki->queue < 0)
-			return -EINVAL;
-		ret = vqp_knob_read(d, ki->queue, knob_vqp[ki->k], &v32, err, errlen);
-		if (!ret)
-			*v = v32;
-		return ret;
-	}
-	default:
-		return read_eth(d, ki, v, err, errlen);
-	}
-}
-
-/* The provider's write; @err gets the kernel's extack text when it gave one. */
-static int prov_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
-		      size_t errlen)
-{
-	char path[512];
-
-	switch (ki->prov) {
-	case KP_SYSFS_BQL:
-		if (sfs_bql_path(d->ns->sysfs, d->name, ki->queue, knob_bql[ki->k], path,
-				 sizeof(path)))
-			return -ENAMETOOLONG;
-		return sfs_write_u64(path, v);
-	case KP_SYSFS_NAPI:
-		if (sfs_dnapi_path(d->ns->sysfs, d->name, knob_dnapi[ki->k], path, sizeof(path)))
-			return -ENAMETOOLONG;
-		return sfs_write_u64(path, v);
-	case KP_NETDEV_NAPI:
-		if (!d->ns->ndv)
-			return -EOPNOTSUPP;
-		return ndv_napi_set(d->ns->ndv, ki->napi_id, knob_napi[ki->k], v, err, errlen);
-	case KP_ETH_COALESCE:
-		return d->ns->eth ? eth_coalesce_set(d->ns->eth, d->ifindex, knob_co[ki->k], v, err,
-						     errlen) : -EOPNOTSUPP;
-	case KP_ETH_RINGS:
-		return d->ns->eth ? eth_rings_set(d->ns->eth, d->ifindex,
-						  ki->k == K_RX_RING_SIZE ? ETH_RING_RX : ETH_RING_TX,
-						  v, err, errlen) : -EOPNOTSUPP;
-	case KP_ETH_CHANNELS:
-		return d->ns->eth ? eth_channels_set(d->ns->eth, d->ifindex,
-						     ki->k == K_RX_CHANNELS ? ETH_CHAN_RX :
-						     ki->k == K_TX_CHANNELS ? ETH_CHAN_TX :
-						     ETH_CHAN_COMBINED, v, err, errlen) : -EOPNOTSUPP;
-	case KP_VQPAIR:
-		/* the caller checked the range (knob_check), so @v fits the u32 attribute */
-		if (ki->queue < 0 || v > UINT32_MAX)
-			return -EINVAL;
-		return vqp_knob_write(d, ki->queue, knob_vqp[ki->k], (uint32_t)v, err, errlen);
-	default:
-		return -EINVAL;
-	}
-}
-
-int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *err,
-	       size_t errlen)
-{
-	char why[256] = "";
-	int ret;
-
-	err[0] = '\0';
-	ret = prov_write(d, ki, v, why, sizeof(why));
-	if (!ret)
-		return 0;
-	/*
-	 * Name the device and the knob, never the file: a sysfs path is under the daemon's
-	 * private mount (netns.h), meaningless to whoever reads the message. The name is raw:
-	 * whoever shows the message (API reply, event, log) gives it in display form, once.
-	 */
-	if (!why[0] && ret == -EINVAL)
-		/* no extack: the value is inside the range, refused for a reason unsaid */
-		snprintf(why, sizeof(why), "%s (the kernel gave no reason: %" PRIu64 " is inside "
-			 "the range shown, so the driver takes only some of its values; see the "
-			 "driver's documentation)", strerror(-ret), v);
-	snprintf(err, errlen, "%s: %s%s%s: %s", d->name, knob_table[ki->k].name,
-		 ki->inst[0] ? " " : "", ki->inst, why[0] ? why : strerror(-ret));
-	return ret;
 }

@@ -44,7 +44,7 @@ test_ctl_output_OBJS := ctl/output.c ctl/table.c ctl/fmt.c ctl/jpath.c
 
 # knob table: ranges and instances on a hand-built device
 UNIT_TESTS += knob
-test_knob_OBJS := daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c daemon/ethstats.c \
+test_knob_OBJS := daemon/knob.c daemon/knob_io.c daemon/knob_rule.c daemon/dev.c daemon/util.c daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c daemon/ethstats.c \
 		  daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c
 UNIT_TESTS += util
 test_util_OBJS := daemon/util.c
@@ -76,7 +76,7 @@ test_tcq_OBJS := daemon/tcq.c daemon/util.c
 # vqpair provider: genl reply parsers, p99 of the log2 histogram, interval arithmetic, and
 # the knob table against include/vqpair.h (owner: vqp)
 UNIT_TESTS += vqp
-test_vqp_OBJS := daemon/vqp_parse.c daemon/vqp.c daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
+test_vqp_OBJS := daemon/vqp_parse.c daemon/vqp.c daemon/knob.c daemon/knob_io.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
 		 daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c \
 		 daemon/ethstats.c daemon/rate.c daemon/log.c
 
@@ -85,6 +85,6 @@ UNIT_TESTS += decide
 test_decide_OBJS := daemon/decide.c daemon/decide_signals.c daemon/decide_view.c \
 		    daemon/law_qlimit.c daemon/law_poll.c daemon/law_zc.c \
 		    daemon/guard.c daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
-		    daemon/policy_state.c daemon/apierr.c daemon/knob.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
+		    daemon/policy_state.c daemon/apierr.c daemon/knob.c daemon/knob_io.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
 		    daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c \
 		    daemon/ethstats.c daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c
