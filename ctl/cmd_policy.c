@@ -17,17 +17,11 @@
 /* ":LINE:COLUMN" of two ints */
 #define CTL_WHERE_BYTES		32
 
-/*
- * PUT the policy object (without the outer "policy" key); print one line naming what is now
- * in force (the whole reply with --json; `policy show` prints the policy).
- */
-static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
+/* Print one line naming what is now in force (the whole reply @r with --json). */
+static int ctl_policy_installed(json_t *r)
 {
-	json_t *r, *p;
-	int ret = ctl_request(c, "PUT", CTL_POLICY_PATH, policy, &r);
+	json_t *p;
 
-	if (ret)
-		return ret;
 	if (ctl_json_mode) {
 		ctl_print_json(r);
 	} else {
@@ -38,6 +32,34 @@ static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
 	}
 	json_decref(r);
 	return VQ_EXIT_OK;
+}
+
+/*
+ * PUT the policy object (without the outer "policy" key); print one line naming what is now
+ * in force (`policy show` prints the policy).
+ */
+static int ctl_policy_put(struct ctl_conn *c, json_t *policy)
+{
+	json_t *r;
+	int ret = ctl_request(c, "PUT", CTL_POLICY_PATH, policy, &r);
+
+	return ret ? ret : ctl_policy_installed(r);
+}
+
+/*
+ * PUT @len bytes of a policy file's @text as they are (vqtuned takes a {"policy":{...}}
+ * wrapper too), so an error's line and column are the file's, printed as @name:LINE:COLUMN.
+ */
+static int ctl_policy_put_text(struct ctl_conn *c, const char *name, const char *text,
+			       size_t len)
+{
+	json_t *r;
+	int ret;
+
+	ctl_conn_file(c, name);
+	ret = ctl_request_text(c, "PUT", CTL_POLICY_PATH, text, len, &r);
+	ctl_conn_file(c, NULL);
+	return ret ? ret : ctl_policy_installed(r);
 }
 
 /*
@@ -91,9 +113,12 @@ static bool ctl_policy_body_fits(const char *file, const json_t *policy)
  * Reads FILE ("-": stdin) and validates that it is one JSON object before anything is
  * sent; errors name FILE:LINE:COLUMN in the daemon's words (apierr_json_text_error():
  * empty file, byte order mark, bytes that are no JSON text), else jansson's; a directory
- * is named as one (exit 2). A {"policy":{...}} wrapper (what `--json policy show` prints)
- * is unwrapped. The file may be as large as vqtuned takes one (VQ_POLICY_FILE_MAX_BYTES);
- * what is sent, compacted, must fit the API's body limit.
+ * is named as one (exit 2). A file within the API's body limit is sent as it is, so the
+ * daemon's refusal is placed at FILE:LINE:COLUMN (<stdin> for "-"), as vqtuned -C places
+ * it, and a {"policy":{...}} wrapper (what `--json policy show` prints) is the daemon's to
+ * take off (its errors then name policy.FIELD). A larger file (as large as vqtuned takes
+ * one, VQ_POLICY_FILE_MAX_BYTES) is unwrapped and sent compacted, which must fit the
+ * limit; its errors then have no place in the file.
  */
 static int ctl_policy_load(struct ctl_conn *c, const char *file)
 {
@@ -124,21 +149,23 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 		apierr_json_text_error(text, len, &jerr, "file", where, sizeof(where), msg,
 				       sizeof(msg));
 		fprintf(stderr, CTL_PROG ": %s%s: %s\n", file, where, msg);
-	}
-	free(text);
-	if (!root)
-		return VQ_EXIT_USAGE;
-	if (!json_is_object(root)) {
+		ret = VQ_EXIT_USAGE;
+	} else if (!json_is_object(root)) {
 		/* vqtuned -C's words (policy.c) */
 		fprintf(stderr, CTL_PROG ": %s: a policy is a JSON object, not %s\n", file,
 			apierr_json_type(root));
-		json_decref(root);
-		return VQ_EXIT_USAGE;
+		ret = VQ_EXIT_USAGE;
+	} else if (len <= VQ_API_BODY_MAX_BYTES) {
+		/* vqtuned -C names standard input so */
+		ret = ctl_policy_put_text(c, strcmp(file, "-") ? file : "<stdin>", text, len);
+	} else {
+		inner = json_object_get(root, "policy");
+		if (json_object_size(root) != 1 || !json_is_object(inner))
+			inner = root;
+		ret = ctl_policy_body_fits(file, inner) ? ctl_policy_put(c, inner) :
+			VQ_EXIT_USAGE;
 	}
-	inner = json_object_get(root, "policy");
-	if (json_object_size(root) != 1 || !json_is_object(inner))
-		inner = root;
-	ret = ctl_policy_body_fits(file, inner) ? ctl_policy_put(c, inner) : VQ_EXIT_USAGE;
+	free(text);
 	json_decref(root);
 	return ret;
 }

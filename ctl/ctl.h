@@ -235,6 +235,20 @@ int ctl_request(struct ctl_conn *c, const char *method, const char *path, json_t
 		json_t **reply);
 
 /*
+ * ctl_request() with the body @text of @len bytes sent as it is (NULL: none), so that an
+ * error's "line" and "column" (docs/api.md "Errors") are places in @text.
+ */
+int ctl_request_text(struct ctl_conn *c, const char *method, const char *path,
+		     const char *text, size_t len, json_t **reply);
+
+/*
+ * The file the next requests' bodies are the text of (NULL: none): an error reply with
+ * "line" and "column" is then printed as "FILE:LINE:COLUMN: message", as vqtuned -C places
+ * its faults. The string must outlive those requests.
+ */
+void ctl_conn_file(struct ctl_conn *c, const char *file);
+
+/*
  * The DEV and KNOB the next requests are about (NULL: none), for ctl_error_words(); the
  * strings must outlive those requests.
  */

@@ -5,6 +5,7 @@
  * {"error":{"code","message","field","reason"}} and map to enum vq_exit.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <curl/curl.h>
@@ -16,6 +17,8 @@
 #define CTL_REPLY_MAX_BYTES	(64u * 1024 * 1024)
 /* An error's CLI wording: a sentence naming DEV and KNOB (each under 1 KiB as sent). */
 #define CTL_ERROR_WORDS_BYTES	2048
+/* "FILE:LINE:COLUMN: " of a file path and two 64-bit numbers */
+#define CTL_FILE_WHERE_BYTES	(PATH_MAX + 48)
 /* HTTP status classes. */
 #define CTL_HTTP_OK_MIN		200
 #define CTL_HTTP_OK_MAX		299
@@ -30,6 +33,7 @@ struct ctl_conn {
 	bool quiet;		/* ctl_request_quiet(), ctl_conn_quiet(): print nothing */
 	bool reached;		/* something at the address accepted a connection once */
 	const char *dev, *knob;	/* ctl_conn_subject(): what error words name */
+	const char *file;	/* ctl_conn_file(): where a body's line and column are */
 	bool unix_socket;
 };
 
@@ -167,7 +171,8 @@ static int ctl_report_http_error(struct ctl_conn *c, long status, const struct c
 	const char *msg = json_string_value(json_object_get(e, "message"));
 	const char *field = json_string_value(json_object_get(e, "field"));
 	const char *reason = json_string_value(json_object_get(e, "reason"));
-	char words[CTL_ERROR_WORDS_BYTES];
+	json_t *line = json_object_get(e, "line"), *col = json_object_get(e, "column");
+	char words[CTL_ERROR_WORDS_BYTES], where[CTL_FILE_WHERE_BYTES] = "";
 	const char *cli = NULL;
 
 	/* --json output is for scripts: the API's own message, as it came */
@@ -176,7 +181,12 @@ static int ctl_report_http_error(struct ctl_conn *c, long status, const struct c
 	if (c->quiet) {
 		/* caller shows the absence itself */
 	} else if (msg && code) {
-		fprintf(stderr, CTL_PROG ": %s (%s%s%s)\n", cli ? cli : msg, code,
+		/* a body sent as a file's text: the error's place is the file's (vqtuned -C's) */
+		if (c->file && json_is_integer(line) && json_is_integer(col))
+			snprintf(where, sizeof(where), "%s:%lld:%lld: ", c->file,
+				 (long long)json_integer_value(line),
+				 (long long)json_integer_value(col));
+		fprintf(stderr, CTL_PROG ": %s%s (%s%s%s)\n", where, cli ? cli : msg, code,
 			field ? ", field " : "", field ? field : "");
 	} else {
 		/* not our daemon's error format: show the status and the start of the body */
@@ -264,7 +274,7 @@ static bool ctl_curl_connected(struct ctl_conn *c, CURLcode rc)
 }
 
 static int ctl_perform(struct ctl_conn *c, const char *method, const char *url, const char *body,
-		       struct ctl_buf *b, long *status)
+		       size_t body_len, struct ctl_buf *b, long *status)
 {
 	bool has_body = strcmp(method, "GET") && strcmp(method, "DELETE");
 	struct curl_slist *h = ctl_headers(c, has_body);
@@ -281,7 +291,7 @@ static int ctl_perform(struct ctl_conn *c, const char *method, const char *url, 
 	if (has_body) {
 		/* pause/resume/restore carry an empty JSON body (Content-Length: 0) */
 		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, body ? body : "");
-		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)(body ? strlen(body) : 0));
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)(body ? body_len : 0));
 	}
 	curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, strcmp(method, "GET") ? method : NULL);
 	c->errbuf[0] = '\0';
@@ -307,23 +317,37 @@ static int ctl_perform(struct ctl_conn *c, const char *method, const char *url, 
 int ctl_request(struct ctl_conn *c, const char *method, const char *path, json_t *body,
 		json_t **reply)
 {
+	char *text = NULL;
+	int ret;
+
+	*reply = NULL;
+	if (body) {
+		text = json_dumps(body, JSON_COMPACT);
+		if (!text) {
+			fprintf(stderr, CTL_PROG ": out of memory\n");
+			return VQ_EXIT_ERROR;
+		}
+	}
+	ret = ctl_request_text(c, method, path, text, text ? strlen(text) : 0, reply);
+	free(text);
+	return ret;
+}
+
+int ctl_request_text(struct ctl_conn *c, const char *method, const char *path,
+		     const char *text, size_t len, json_t **reply)
+{
 	struct ctl_buf b = { 0 };
-	char *url = NULL, *text = NULL;
+	char *url = NULL;
 	json_error_t jerr;
 	long status = 0;
 	int ret = VQ_EXIT_ERROR;
 
 	*reply = NULL;
-	if (body) {
-		text = json_dumps(body, JSON_COMPACT);
-		if (!text)
-			goto out_nomem;
-	}
 	if (asprintf(&url, "%s%s", c->base, path) < 0) {
 		url = NULL;
 		goto out_nomem;
 	}
-	ret = ctl_perform(c, method, url, text, &b, &status);
+	ret = ctl_perform(c, method, url, text, len, &b, &status);
 	if (ret)
 		goto out;
 	if (status < CTL_HTTP_OK_MIN || status > CTL_HTTP_OK_MAX) {
@@ -344,7 +368,6 @@ out_nomem:
 out:
 	free(b.data);
 	free(url);
-	free(text);
 	return ret;
 }
 
@@ -352,6 +375,11 @@ void ctl_conn_subject(struct ctl_conn *c, const char *dev, const char *knob)
 {
 	c->dev = dev;
 	c->knob = knob;
+}
+
+void ctl_conn_file(struct ctl_conn *c, const char *file)
+{
+	c->file = file;
 }
 
 int ctl_request_quiet(struct ctl_conn *c, const char *path, json_t **reply)

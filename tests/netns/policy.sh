@@ -80,7 +80,9 @@ while read -r name pos fld; do
 	f=$VQ_TMP/$name.json
 	vq_ctl policy load "$f" >/dev/null 2>"$VQ_TMP/err"
 	check "policy load $name.json: exit code" 1 $?
-	check_true "... names $fld ($(cat "$VQ_TMP/err"))" grep -qF "$fld" "$VQ_TMP/err"
+	# the file goes as it is: the daemon's place is the file's, as --check-policy gives it
+	check_true "... says $f:$pos: $fld: ($(cat "$VQ_TMP/err"))" \
+		grep -qF "vqtunectl: $f:$pos: $fld: " "$VQ_TMP/err"
 	check "... policy unchanged" "$before" "$(snap)"
 	"$VQTUNED" --check-policy "$f" >/dev/null 2>"$VQ_TMP/err"
 	check "--check-policy $name.json: exit code" 1 $?
@@ -123,9 +125,20 @@ printf '{"guard":{"rollback_worse_pct":100.00000000000001}}' >"$VQ_TMP/near.json
 want="guard.rollback_worse_pct: 100.00000000000001 is above the maximum 100"
 check "near.json: --check-policy shows why" "$VQ_TMP/near.json:1:32: $want" \
 	"$("$VQTUNED" --check-policy "$VQ_TMP/near.json" 2>&1)"
-check "near.json: policy load says the same" \
-	"vqtunectl: $want (out_of_range, field guard.rollback_worse_pct)" \
+check "near.json: policy load says the same, at the same place" \
+	"vqtunectl: $VQ_TMP/near.json:1:32: $want (out_of_range, field guard.rollback_worse_pct)" \
 	"$(vq_ctl policy load "$VQ_TMP/near.json" 2>&1)"
+# a wrapper ({"policy":{...}}, what policy show --json prints) is the daemon's to take off:
+# its fault is policy.FIELD at its place in the file, or in <stdin>
+printf '{"policy": {"guard": {"settle_ticks": 0}}}' >"$VQ_TMP/wrapped.json"
+check "policy load of a wrapper: policy.FIELD at its place" \
+	"vqtunectl: $VQ_TMP/wrapped.json:1:39: policy.guard.settle_ticks: 0 is below the minimum 1 \
+(out_of_range, field policy.guard.settle_ticks)" \
+	"$(vq_ctl policy load "$VQ_TMP/wrapped.json" 2>&1)"
+check "policy load - of a wrapper: at its place in <stdin>" \
+	"vqtunectl: <stdin>:1:39: policy.guard.settle_ticks: 0 is below the minimum 1 \
+(out_of_range, field policy.guard.settle_ticks)" \
+	"$(vq_ctl policy load - <"$VQ_TMP/wrapped.json" 2>&1)"
 # both_say NAME CPOS LPOS WHY: vqtuned -C and vqtunectl policy load word $VQ_TMP/NAME.json's
 # fault alike, each at its position (":L:C" or "")
 both_say() {
@@ -157,8 +170,8 @@ check "... --check-policy's first line names the same" "$VQ_TMP/two.json:3:17: g
 	"${first%%: -1*}: "
 vq_ctl policy load "$VQ_TMP/two.json" >/dev/null 2>"$VQ_TMP/err"
 check "... policy load: exit code" 1 $?
-check_true "... policy load names guard.hold_ticks first ($(cat "$VQ_TMP/err"))" \
-	grep -qF "vqtunectl: guard.hold_ticks: " "$VQ_TMP/err"
+check_true "... policy load names guard.hold_ticks first, at 3:17 ($(cat "$VQ_TMP/err"))" \
+	grep -qF "vqtunectl: $VQ_TMP/two.json:3:17: guard.hold_ticks: " "$VQ_TMP/err"
 check "... policy unchanged" "$before" "$(snap)"
 
 # ---- a C1 control (U+009B is CSI: "\u009b[2J" clears a terminal) is a control character:
