@@ -16,8 +16,11 @@
 # built or booted.
 #
 # usage: tests/bench/vm_scenarios.sh [--check] [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
+#        tests/bench/vm_scenarios.sh --table FILE
 # KERNEL_TAG: one that scripts/kernels.sh fetches. --check: validate the argument and the
-# settings below, then exit 0 without building or booting anything.
+# settings below, then exit 0 without building or booting anything. Every run keeps its
+# bench lines in .cache/bench/scen-TAG-TIME.cells ($VQ_CACHE/bench); --table FILE prints
+# such a file's table and exits as a run would, without building or booting anything.
 # Env (whole numbers without a leading zero; lists space- or comma-separated):
 # VQ_BENCH_S (measured seconds per run, 1..3600, default 10), VQ_BENCH_RUNS (runs per cell,
 # 1..100, default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
@@ -28,7 +31,9 @@
 # default 4), VQ_BENCH_NOISE (1, default: an (a') column, the default measured again last in
 # every round; (a')/(a) is the noise between two fresh pairs with the same knobs; 0: none),
 # VQ_BENCH_POLICY ((c)'s policy, a name in policies/, default balanced; observe measures the
-# cost of vqtuned's sampling alone), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
+# cost of vqtuned's sampling alone), VQ_BENCH_OBSERVE (1: an (o) column, vqtuned with the
+# observe policy interleaved with (c), and (c)/(o), the controllers' effect apart from the
+# daemon's sampling and the drift between benches; 0, default: none), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
 # CPU F, backend worker and servers on CPU B, both CPUs of the guest; none: unpinned),
 # VQ_BENCH_TRACE (1: bulkrr's cells also give BQL's limit and inflight, median/max over the
 # measured window; 0, default: not), VQ_BENCH_QDISC (the pairs' qdisc: pfifo_fast, default,
@@ -42,6 +47,8 @@ cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
 . tests/vm/vmlib.sh
 GUEST=tests/vm/guest/bench_scen.sh
+# every run's bench lines are kept here (--table prints a kept file's table again)
+CELLS_DIR=${VQ_CACHE:-.cache}/bench
 # measured seconds: 0 would be iperf3 -t 0, which never ends; an hour a run is a soak, not
 # this table
 BENCH_S_MAX=3600
@@ -65,8 +72,8 @@ VM_TIMEOUT_MIN_S=30
 VM_TIMEOUT_MAX_S=86400
 
 usage() {
-	echo "usage: tests/bench/vm_scenarios.sh [--check] [KERNEL_TAG]; options: --check -h" \
-		"--help; kernel tags: $(vm_known_tags)"
+	echo "usage: tests/bench/vm_scenarios.sh [--check] [KERNEL_TAG] | --table FILE; options:" \
+		"--check --table -h --help; kernel tags: $(vm_known_tags)"
 }
 # refuse WHY: one line naming the bad setting and what is accepted, exit 2
 refuse() {
@@ -106,78 +113,10 @@ case_labels() {
 	sed -n "/^$1() {/,/^}/s/^\t\([a-z0-9|]\{1,\}\)).*/\1/p" $GUEST | tr '|' '\n' | paste -sd' '
 }
 
-check=0 args=()
-for a in "$@"; do
-	case $a in
-	--check)	check=1 ;;
-	-h|--help)	usage; exit 0 ;;
-	-*)		refuse "unknown option '$a' (options: --check -h --help)" ;;
-	*)		args+=("$a") ;;
-	esac
-done
-[ ${#args[@]} -le 1 ] || refuse "one KERNEL_TAG at most, not '${args[*]}'"
-tag=${args[0]:-${VQ_BENCH_KERNEL:-7}}
-one_of "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag" \
-	"$(vm_known_tags)"
-need_uint VQ_BENCH_S 1 $BENCH_S_MAX seconds
-need_uint VQ_BENCH_RUNS 1 $BENCH_RUNS_MAX "runs per cell"
-need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
-need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
-need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
-need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
-need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "(a nice(1) value: a negative one would put vqtuned before the workload)"
-need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
-need_words VQ_BENCH_SCENS "$(case_labels measure)"
-need_words VQ_BENCH_GRID "$(case_labels apply_set)"
-for v in VQ_BENCH_B_FRESH VQ_BENCH_NOISE VQ_BENCH_TRACE; do
-	[ -n "${!v:-}" ] && one_of "$v" "${!v}" "0 1"
-done
-[ -n "${VQ_BENCH_QDISC:-}" ] && one_of VQ_BENCH_QDISC "$VQ_BENCH_QDISC" "pfifo_fast fq_codel"
-[ -n "${VQ_BENCH_POLICY:-}" ] && one_of VQ_BENCH_POLICY "$VQ_BENCH_POLICY" \
-	"$(cd policies && printf '%s\n' *.json | sed 's/\.json$//' | paste -sd' ')"
-# both CPUs F and B among the guest's vCPUs (taskset -c in the guest)
-pin=${VQ_BENCH_PIN:-none}
-if [ "$pin" != none ]; then
-	# no leading zero: taskset would take 01, this check and the README speak of 0..1
-	if ! [[ $pin =~ ^(0|[1-9][0-9]{0,2}):(0|[1-9][0-9]{0,2})$ ]] ||
-		[ "${BASH_REMATCH[1]}" -ge $VM_QEMU_SMP ] ||
-		[ "${BASH_REMATCH[2]}" -ge $VM_QEMU_SMP ]; then
-		refuse "VQ_BENCH_PIN must be F:B with CPUs F and B in 0..$((VM_QEMU_SMP - 1))" \
-			"(the guest's vCPUs), or none, not '$pin'"
-	fi
-fi
-[ $check = 1 ] && exit 0
-
-words=""
-for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
-	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
-	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT VQ_BENCH_NICE; do
-	val=${!v:-}
-	[ -n "$val" ] || continue
-	# a kernel command-line word has no spaces: lists travel comma-separated
-	words+=" $v=${val// /,}"
-done
-log=$(mktemp "${TMPDIR:-/tmp}/vqscen.XXXXXX") || exit 1
-trap 'rm -f "$log"' EXIT
-
-t0=$(date +%s)
-VQ_BENCH_MODE=bench-scen VQ_VM_APPEND="${words# }" VQ_VM_TIMEOUT=${VQ_VM_TIMEOUT:-5400} \
-	tests/vm/run.sh --bench "$tag" > "$log" 2>&1
-rc=$?
-t1=$(date +%s)
-# run.sh prefixes guest lines with "[tag]   | "
-sed -n 's/^\[[^]]*\] *| *\(bench-[a-z]*:.*\)/\1/p' "$log" > "$log.cells"
-trap 'rm -f "$log" "$log.cells"' EXIT
-grep '^bench-note:' "$log.cells"
-# VQ_BENCH_TRACE=1: every traced run's queue state, median/max
-grep '^bench-cell:.* bql_limit_b=' "$log.cells" | sed 's/^bench-cell: /bench-trace: /'
-grep -q '^bench-cell:' "$log.cells" || {
-	tail -30 "$log"
-	echo "FAIL: no bench-cell line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
-	exit 1
-}
-
-awk -v tag="$tag" -v wall=$((t1 - t0)) '
+# scen_table TAG WALL_S CELLS: the table, ratios and run counts from the guest's
+# "bench-" lines in the file CELLS; exit 0 when every cell has a figure from every run
+scen_table() {
+awk -v tag="$1" -v wall="$2" '
 function med(list,    n, i, j, t, a) {
 	n = split(list, a, " ")
 	if (n == 0) return ""
@@ -211,8 +150,9 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 	if (c == "grid") c = "grid:" f["set"]
 	if (c == "b") bset[f["scen"]] = f["set"]
 	if (c == "a2") noise = 1
+	if (c == "o") obs = 1
 	if (!(f["scen"] in seen)) { seen[f["scen"]] = 1; order[++ns] = f["scen"] }
-	if (c != "a" && c != "b" && c != "c" && c != "a2" && c != "copyref" &&
+	if (c != "a" && c != "b" && c != "c" && c != "o" && c != "a2" && c != "copyref" &&
 	    !((f["scen"], f["set"]) in gseen)) {
 		gseen[f["scen"], f["set"]] = c
 		gorder[f["scen"]] = gorder[f["scen"]] " " f["set"]
@@ -230,8 +170,10 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 		split(metrics_of(f["scen"]), mk, " ")
 		for (i in mk) { key = f["scen"] SUBSEP c SUBSEP mk[i]; runs[key]++; err[key] = f["error"] }
 	}
-	if ("events" in f) ev[f["scen"]] = ev[f["scen"]] " " f["events"]
-	if ("vqt_cpu_pm" in f) cpu[f["scen"]] = cpu[f["scen"]] " " f["vqt_cpu_pm"] / 10 "%"
+	# figures of (o) are marked o:
+	tc = (c == "c") ? "" : c ":"
+	if ("events" in f) ev[f["scen"]] = ev[f["scen"]] " " tc f["events"]
+	if ("vqt_cpu_pm" in f) cpu[f["scen"]] = cpu[f["scen"]] " " tc f["vqt_cpu_pm"] / 10 "%"
 	next
 }
 function metrics_of(s) { return (s == "rr") ? "p50_us p99_us" : (s == "bulkrr") ? "p50_us p99_us gbps" : "gbps" }
@@ -244,6 +186,7 @@ function copyref(s) {
 function row(s, k, label,    ka, kb, kc) {
 	printf "%-7s %-16s %-24s %-24s %-24s", s, label, cell(s SUBSEP "a" SUBSEP k),
 		cell(s SUBSEP "b" SUBSEP k), cell(s SUBSEP "c" SUBSEP k)
+	if (obs) printf " %-24s", cell(s SUBSEP "o" SUBSEP k)
 	if (noise) printf " %-24s", cell(s SUBSEP "a2" SUBSEP k)
 	printf "\n"
 }
@@ -256,6 +199,7 @@ END {
 	printf "# vqpair live-traffic table, kernel %s, TCG guest: %s\n", tag, hdr
 	printf "# cells: median [min-max] over the runs; n/N! = only n of N runs gave a figure; - = no figure\n"
 	printf "%-7s %-16s %-24s %-24s %-24s", "scen", "metric", "(a) default", "(b) best static", "(c) vqtuned"
+	if (obs) printf " %-24s", "(o) vqtuned observe"
 	if (noise) printf " %-24s", "(a'"'"') default again"
 	printf "\n"
 	for (i = 1; i <= ns; i++) {
@@ -290,6 +234,8 @@ END {
 		printf "  %-7s %-7s (c)/(a) %s   (c)/(b) %s", s, k,
 			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
 			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "b" SUBSEP k))
+		if (obs) printf "   (c)/(o) %s   (o)/(a) %s", ratio(m(s SUBSEP "c" SUBSEP k),
+			m(s SUBSEP "o" SUBSEP k)), ratio(m(s SUBSEP "o" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
 		if (noise) printf "   noise |(a'"'"')/(a) - 1| %s", noise_of(s, k)
 		printf "\n"
 	}
@@ -316,7 +262,101 @@ END {
 	if (errs != "") printf "runs without a figure:%s\n", errs
 	if (missing != "") printf "cells without a number:%s\n", missing
 	exit (errs != "" || missing != "") ? 1 : 0
-}' "$log.cells"
+}' "$3"
+}
+
+check=0 args=()
+table=""
+while [ $# -gt 0 ]; do
+	a=$1
+	shift
+	case $a in
+	--check)	check=1 ;;
+	--table)	[ $# -gt 0 ] || refuse "--table needs a FILE of bench lines"
+			table=$1
+			shift ;;
+	-h|--help)	usage; exit 0 ;;
+	-*)		refuse "unknown option '$a' (options: --check --table -h --help)" ;;
+	*)		args+=("$a") ;;
+	esac
+done
+if [ -n "$table" ]; then
+	[ ${#args[@]} = 0 ] && [ $check = 0 ] ||
+		refuse "--table FILE takes no other argument or option"
+	[ -f "$table" ] && [ -r "$table" ] || refuse "--table: cannot read '$table'"
+	grep -q '^bench-cell:' "$table" || refuse "--table: no bench-cell line in '$table'"
+	tag=$(sed -n 's/^bench-tag: //p' "$table" | head -1)
+	scen_table "${tag:-?}" 0 "$table"
+	exit
+fi
+[ ${#args[@]} -le 1 ] || refuse "one KERNEL_TAG at most, not '${args[*]}'"
+tag=${args[0]:-${VQ_BENCH_KERNEL:-7}}
+one_of "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag" \
+	"$(vm_known_tags)"
+need_uint VQ_BENCH_S 1 $BENCH_S_MAX seconds
+need_uint VQ_BENCH_RUNS 1 $BENCH_RUNS_MAX "runs per cell"
+need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
+need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
+need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
+need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
+need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "(a nice(1) value: a negative one would put vqtuned before the workload)"
+need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
+need_words VQ_BENCH_SCENS "$(case_labels measure)"
+need_words VQ_BENCH_GRID "$(case_labels apply_set)"
+for v in VQ_BENCH_B_FRESH VQ_BENCH_NOISE VQ_BENCH_TRACE VQ_BENCH_OBSERVE; do
+	[ -n "${!v:-}" ] && one_of "$v" "${!v}" "0 1"
+done
+[ -n "${VQ_BENCH_QDISC:-}" ] && one_of VQ_BENCH_QDISC "$VQ_BENCH_QDISC" "pfifo_fast fq_codel"
+[ -n "${VQ_BENCH_POLICY:-}" ] && one_of VQ_BENCH_POLICY "$VQ_BENCH_POLICY" \
+	"$(cd policies && printf '%s\n' *.json | sed 's/\.json$//' | paste -sd' ')"
+# both CPUs F and B among the guest's vCPUs (taskset -c in the guest)
+pin=${VQ_BENCH_PIN:-none}
+if [ "$pin" != none ]; then
+	# no leading zero: taskset would take 01, this check and the README speak of 0..1
+	if ! [[ $pin =~ ^(0|[1-9][0-9]{0,2}):(0|[1-9][0-9]{0,2})$ ]] ||
+		[ "${BASH_REMATCH[1]}" -ge $VM_QEMU_SMP ] ||
+		[ "${BASH_REMATCH[2]}" -ge $VM_QEMU_SMP ]; then
+		refuse "VQ_BENCH_PIN must be F:B with CPUs F and B in 0..$((VM_QEMU_SMP - 1))" \
+			"(the guest's vCPUs), or none, not '$pin'"
+	fi
+fi
+[ $check = 1 ] && exit 0
+
+words=""
+for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
+	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
+	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT VQ_BENCH_NICE \
+	 VQ_BENCH_OBSERVE; do
+	val=${!v:-}
+	[ -n "$val" ] || continue
+	# a kernel command-line word has no spaces: lists travel comma-separated
+	words+=" $v=${val// /,}"
+done
+log=$(mktemp "${TMPDIR:-/tmp}/vqscen.XXXXXX") || exit 1
+trap 'rm -f "$log"' EXIT
+
+t0=$(date +%s)
+VQ_BENCH_MODE=bench-scen VQ_VM_APPEND="${words# }" VQ_VM_TIMEOUT=${VQ_VM_TIMEOUT:-5400} \
+	tests/vm/run.sh --bench "$tag" > "$log" 2>&1
+rc=$?
+t1=$(date +%s)
+# run.sh prefixes guest lines with "[tag]   | "
+sed -n 's/^\[[^]]*\] *| *\(bench-[a-z]*:.*\)/\1/p' "$log" > "$log.cells"
+trap 'rm -f "$log" "$log.cells"' EXIT
+grep '^bench-note:' "$log.cells"
+# VQ_BENCH_TRACE=1: every traced run's queue state, median/max
+grep '^bench-cell:.* bql_limit_b=' "$log.cells" | sed 's/^bench-cell: /bench-trace: /'
+grep -q '^bench-cell:' "$log.cells" || {
+	tail -30 "$log"
+	echo "FAIL: no bench-cell line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
+	exit 1
+}
+
+# kept for --table: a table the awk below fails on loses no bench
+cells=$CELLS_DIR/scen-$tag-$(date +%Y%m%dT%H%M%S).cells
+mkdir -p "$CELLS_DIR" && { echo "bench-tag: $tag"; cat "$log.cells"; } > "$cells" &&
+	echo "bench lines kept in $cells: tests/bench/vm_scenarios.sh --table FILE prints the table again"
+scen_table "$tag" $((t1 - t0)) "$log.cells"
 st=$?
 if [ $rc != 0 ]; then
 	grep -E 'VQTEST|did not finish|dmesg' "$log" | tail -5

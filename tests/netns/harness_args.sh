@@ -84,7 +84,7 @@ check "vm_scenarios bad VQ_BENCH_KERNEL" \
 	"2 vm_scenarios: VQ_BENCH_KERNEL must be one of $TAGS, not '8' files=0" \
 	"$(scen VQ_BENCH_KERNEL=8)"
 check "vm_scenarios bad option" \
-	"2 vm_scenarios: unknown option '--bogus' (options: --check -h --help) files=0" \
+	"2 vm_scenarios: unknown option '--bogus' (options: --check --table -h --help) files=0" \
 	"$(scen -- --bogus)"
 check "vm_scenarios VQ_BENCH_TICK_MS=abc" "2 vm_scenarios: VQ_BENCH_TICK_MS must be a whole number\
  in 10..60000 (ms, vqtuned --interval), not 'abc' files=0" \
@@ -118,6 +118,9 @@ check "vm_scenarios VQ_BENCH_POLICY two words" \
 check "vm_scenarios VQ_BENCH_NOISE=yes" \
 	"2 vm_scenarios: VQ_BENCH_NOISE must be one of 0 1, not 'yes' files=0" \
 	"$(scen VQ_BENCH_NOISE=yes)"
+check "vm_scenarios VQ_BENCH_OBSERVE=2" \
+	"2 vm_scenarios: VQ_BENCH_OBSERVE must be one of 0 1, not '2' files=0" \
+	"$(scen VQ_BENCH_OBSERVE=2)"
 check "vm_scenarios VQ_BENCH_POLICY=nosuch" \
 	"2 vm_scenarios: VQ_BENCH_POLICY must be one of $POLICIES, not 'nosuch' files=0" \
 	"$(scen VQ_BENCH_POLICY=nosuch)"
@@ -134,5 +137,48 @@ check "vm_scenarios VQ_BENCH_LINE_MBIT=100001" "2 vm_scenarios: VQ_BENCH_LINE_MB
 check "vm_scenarios --check takes good settings" "0  files=0" \
 	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \
-		VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_VM_TIMEOUT=5400 -- --check 6.12)"
+		VQ_BENCH_OBSERVE=1 VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_VM_TIMEOUT=5400 -- --check 6.12)"
+
+# ---- vm_scenarios --table FILE: the table of kept bench lines, nothing booted. Two rounds
+# of rr with every column; medians of two runs are their mean.
+cat >"$VQ_TMP/t.cells" <<'EOF2'
+bench-tag: 7
+bench-scen: kernel 7.0-test cpus 2 (c) policy balanced.json runs 2
+bench-cell: scen=rr cfg=grid set=default run=1 p50_us=200 p99_us=580
+bench-winner: scen=rr set=default
+bench-cell: scen=rr cfg=b set=default run=1 p50_us=200 p99_us=580
+bench-cell: scen=rr cfg=a set=default run=1 p50_us=200 p99_us=400
+bench-cell: scen=rr cfg=c set=vqtuned run=1 p50_us=210 p99_us=550 events=3 vqt_cpu_pm=12
+bench-cell: scen=rr cfg=o set=vqtuned run=1 p50_us=205 p99_us=500 events=0 vqt_cpu_pm=8
+bench-cell: scen=rr cfg=a2 set=default run=1 p50_us=200 p99_us=440
+bench-cell: scen=rr cfg=a set=default run=2 p50_us=220 p99_us=600
+bench-cell: scen=rr cfg=c set=vqtuned run=2 p50_us=230 p99_us=650 events=3 vqt_cpu_pm=10
+bench-cell: scen=rr cfg=o set=vqtuned run=2 p50_us=215 p99_us=800 events=0 vqt_cpu_pm=9
+bench-cell: scen=rr cfg=a2 set=default run=2 p50_us=200 p99_us=660
+bench-time: scen=rr s=300
+EOF2
+check "--table: exit code of a full table" "0 # vqpair live-traffic table, kernel 7, TCG guest: \
+kernel 7.0-test cpus 2 (c) policy balanced.json runs 2 files=0" "$(scen -- --table "$VQ_TMP/t.cells")"
+check "... the p99 row: (a) (b) (c) (o) (a'), median [min-max]" \
+	"rr p99 us (RTT) 500 [400-600] 580 [580-580] 600 [550-650] 650 [500-800] 550 [440-660]" \
+	"$(grep '^rr *p99' "$VQ_TMP/out" | tr -s ' ' | sed 's/ $//')"
+check "... the ratios" "rr p99_us (c)/(a) 1.20 (c)/(b) 1.03 (c)/(o) 0.92 (o)/(a) 1.30 noise \
+|(a')/(a) - 1| 0.10" "$(grep '^ *rr *p99_us *(c)' "$VQ_TMP/out" | tr -s ' ' | sed 's/^ //')"
+check "... (o)'s events marked" "vqtuned knob events per run, rr: 3 o:0 3 o:0" \
+	"$(grep 'knob events' "$VQ_TMP/out" | sed 's/^ *//')"
+grep -v 'cfg=c ' "$VQ_TMP/t.cells" >"$VQ_TMP/noc.cells"
+read -r rc _ <<<"$(scen -- --table "$VQ_TMP/noc.cells")"
+check "--table without (c): exit code" 1 "$rc"
+check_true "... names both cells ($(grep '^cells without' "$VQ_TMP/out"))" \
+	grep -Eq '^cells without a number:( rr/c/p(50|99)_us){2}$' "$VQ_TMP/out"
+check_true "... not the same one twice" grep -q 'p50_us.*p99_us\|p99_us.*p50_us' "$VQ_TMP/out"
+check "--table of a missing file" "2 vm_scenarios: --table: cannot read '$VQ_TMP/none' files=0" \
+	"$(scen -- --table "$VQ_TMP/none")"
+check "--table of a file without bench lines" \
+	"2 vm_scenarios: --table: no bench-cell line in '$VQ_TMP/empty.cells' files=0" \
+	"$(: >"$VQ_TMP/empty.cells"; scen -- --table "$VQ_TMP/empty.cells")"
+check "--table with a tag" "2 vm_scenarios: --table FILE takes no other argument or option files=0" \
+	"$(scen -- --table "$VQ_TMP/t.cells" 7)"
+check "--table without FILE" "2 vm_scenarios: --table needs a FILE of bench lines files=0" \
+	"$(scen -- --table)"
 vq_done

@@ -5,6 +5,8 @@
 #   (a) the module's default knobs,
 #   (b) the best static setting of a small grid (sweep), measured again on its own,
 #   (c) vqtuned with policies/balanced.json managing vqa, started fresh for every run,
+#   (o) with VQ_BENCH_OBSERVE=1, vqtuned with policies/observe.json, after (c) in each
+#        round: the daemon samples and no law writes, so (c)/(o) is the controllers' own,
 #   (a') the default again, last in each round: (a')/(a) is the bench's own noise, what
 #        two identical settings on two fresh pairs read apart (VQ_BENCH_NOISE=0: skip).
 # After the sweep, (a), (b), (c), (a') are measured interleaved, run 1 of each, then run 2 ...,
@@ -20,14 +22,14 @@
 #           order, so copies behind them wait too: vhost_net's head-of-line stall); the
 #           grid's "copy" entry (zerocopy off) is the copy-mode reference   [higher]
 # One machine-parsable line per run, for tests/bench/vm_scenarios.sh:
-#   bench-cell: scen=S cfg=a|grid|b|c|a2|ref set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
+#   bench-cell: scen=S cfg=a|grid|b|c|o|a2|ref set=NAME run=N [p50_us=X p99_us=X] [gbps=X] [k=v..]
 # (grid: the sweep, default included; ref: slowzc's copy-mode reference, interleaved too)
 # A run that could not be measured prints error=WHY and no figure; the host fails on it.
 # Everything else a cell prints is prefixed "bench-note: " (tests/vm/run.sh --bench passes
 # only lines that say bench to its output).
 # Env (kernel command line words reach /init's environment): VQ_BENCH_S, VQ_BENCH_RUNS,
 # VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH,
-# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE,
+# VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE, VQ_BENCH_OBSERVE,
 # VQ_BENCH_POLICY (the policy of (c), a name in /policies, default balanced; observe
 # measures what vqtuned's sampling alone costs), VQ_BENCH_PIN (CPU placement, below),
 # VQ_BENCH_TRACE (1: each bulkrr cell also gets the queue's state, see trace_start()),
@@ -63,8 +65,13 @@ B_FRESH=${VQ_BENCH_B_FRESH:-1}
 NOISE=${VQ_BENCH_NOISE:-1}
 # mkinitramfs.sh copies policies/*.json to /policies
 POLICY=/policies/${VQ_BENCH_POLICY:-balanced}.json
-# the mode (c)'s daemon must run in: the policy file's own
-POLICY_MODE=$(sed -n 's/.*"mode": *"\([a-z]*\)".*/\1/p' "$POLICY" 2>/dev/null | head -1)
+# policy_mode FILE: the mode a daemon with the policy FILE must run in, the file's own
+policy_mode() { sed -n 's/.*"mode": *"\([a-z]*\)".*/\1/p' "$1" 2>/dev/null | head -1; }
+POLICY_MODE=$(policy_mode "$POLICY")
+# 1: an (o) column, vqtuned with policies/observe.json (it samples, no law writes) run
+# interleaved with (c), so (c)/(o) is what the controllers do, apart from the daemon's
+# sampling and from the drift between benches; 0 (default): none
+OBSERVE=${VQ_BENCH_OBSERVE:-0}
 # iperf3 streams of every bulk run: four flows share the one queue
 BULK_STREAMS=4
 # iperf3 -O: TCP slow start is left out of every bulk figure
@@ -312,15 +319,16 @@ measure() {
 uptime_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
 
-# vqt_start: fresh daemon with balanced.json managing vqa; fails (with the reason in
-# VQT_ERR) when it refuses the policy, dies, or does not run it in mode active
+# vqt_start [POLICY_FILE]: fresh daemon with that policy ($POLICY by default) managing vqa;
+# fails (with the reason in VQT_ERR) when it refuses the policy, dies, or does not run it in
+# the policy's mode
 vqt_start() {
-	local n=0 mode
+	local n=0 mode pol=${1:-$POLICY} want
 	rm -rf $VQT_DIR
 	mkdir -p $VQT_DIR
 	VQT_ERR=""
 	[ -x /bin/vqtuned ] || { VQT_ERR=vqtuned-not-in-initramfs; return 1; }
-	nice -n "$NICE" vqtuned --netns $NSA --interval "$TICK_MS" --policy $POLICY -s $VQT_DIR/sock \
+	nice -n "$NICE" vqtuned --netns $NSA --interval "$TICK_MS" --policy "$pol" -s $VQT_DIR/sock \
 		-S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
 	VQT_PID=$!
 	VQT_T0=$(uptime_cs)
@@ -344,8 +352,9 @@ vqt_start() {
 	fi
 	mode=$(vqt --json status 2>/dev/null | grep -o '"mode": *"[a-z]*"' | head -1 |
 		sed 's/.*"\([a-z]*\)"$/\1/')
-	if [ "$mode" != "${POLICY_MODE:-active}" ]; then
-		echo "vqtuned runs in mode '${mode:-?}', not ${POLICY_MODE:-active}; its log:"
+	want=$(policy_mode "$pol")
+	if [ "$mode" != "${want:-active}" ]; then
+		echo "vqtuned runs in mode '${mode:-?}', not ${want:-active}; its log:"
 		sed 's/^/    /' $VQT_DIR/log | tail -5
 		VQT_ERR=vqtuned-mode-${mode:-unknown}
 		return 1
@@ -406,28 +415,30 @@ run_static() {
 	fi
 }
 
-# run_vqtuned SCEN RUN: one run on a fresh pair, the scenario's base, vqtuned on top
+# run_vqtuned SCEN RUN [CFG POLICY_FILE]: one run on a fresh pair, the scenario's base,
+# vqtuned on top; CFG c (default) with $POLICY, or o with observe.json
 run_vqtuned() {
-	local s=$1 r=$2 out
+	local s=$1 r=$2 c=${3:-c} pol=${4:-$POLICY} out
 	trap cell_cleanup EXIT
 	bench_pair_up
 	scen_base "$s"
-	if ! vqt_start; then
-		emit "$s" c vqtuned "$r" "error=$VQT_ERR"
+	if ! vqt_start "$pol"; then
+		emit "$s" "$c" vqtuned "$r" "error=$VQT_ERR"
 		return
 	fi
 	if out=$(measure "$s" "$DUR" "$WARM_S"); then
 		vqt_stop
 		# what the controllers did, for whoever reads a surprising figure
-		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 | sed "s/^/vqtuned run $r: /"
-		emit "$s" c vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0}"
+		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 |
+			sed "s/^/vqtuned ($c) run $r: /"
+		emit "$s" "$c" vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0}"
 	else
 		echo "$out" | sed 's/^/    /'
 		vqt_stop
 		# a failed run shows more of what the controllers did before it
 		tail -n $((VQT_EVENTS_SHOWN * 4)) $VQT_DIR/events | cut -c1-200 |
-			sed "s/^/vqtuned run $r (failed): /"
-		emit "$s" c vqtuned "$r" error=tool-failed
+			sed "s/^/vqtuned ($c) run $r (failed): /"
+		emit "$s" "$c" vqtuned "$r" error=tool-failed
 	fi
 }
 
@@ -481,7 +492,7 @@ mkdir -p /tmp/bs
 echo "$QDISC" > /proc/sys/net/core/default_qdisc ||
 	fail "net.core.default_qdisc: this kernel refuses '$QDISC'"
 echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS measure ${DUR}s" \
-	"warm-up ${WARM_S}s tick ${TICK_MS}ms nice $NICE zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
+	"warm-up ${WARM_S}s tick ${TICK_MS}ms observe $OBSERVE nice $NICE zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
 	"qdisc $(cat /proc/sys/net/core/default_qdisc) line ${LINE_MBIT}Mbit/s"
 t0=$(cut -d. -f1 /proc/uptime)
 for s in $SCENS; do
@@ -498,7 +509,7 @@ for s in $SCENS; do
 		grep -E "^bench-cell: scen=$s cfg=grid set=$w " /tmp/bs/cells |
 			sed -E 's/ cfg=grid / cfg=b /'
 	fi
-	# (a), (b), (c), (a') interleaved: run r of each before run r + 1 of any
+	# (a), (b), (c), (o), (a') interleaved: run r of each before run r + 1 of any
 	r=1
 	while [ $r -le "$RUNS" ]; do
 		(run_static "$s" a default $r) 2>&1 | notes | tee -a /tmp/bs/cells
@@ -509,6 +520,10 @@ for s in $SCENS; do
 			(run_static "$s" ref copy $r) 2>&1 | notes | tee -a /tmp/bs/cells
 		fi
 		(run_vqtuned "$s" $r) 2>&1 | notes | tee -a /tmp/bs/cells
+		if [ "$OBSERVE" = 1 ]; then
+			(run_vqtuned "$s" $r o /policies/observe.json) 2>&1 | notes |
+				tee -a /tmp/bs/cells
+		fi
 		if [ "$NOISE" = 1 ]; then
 			(run_static "$s" a2 default $r) 2>&1 | notes | tee -a /tmp/bs/cells
 		fi
