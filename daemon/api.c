@@ -79,7 +79,7 @@ struct api {
 	int n;
 	char *unix_path;
 	bool stopping;		/* api_stopping(): writes are 503 stopping */
-	uint64_t events_ns;	/* last GET /v1/events answered (CLOCK_MONOTONIC), 0: none */
+	uint64_t events_ns;	/* last GET /v1/events arrived (CLOCK_MONOTONIC), 0: none */
 };
 
 /* Per-request state: made in req_begin(), freed in req_done(). */
