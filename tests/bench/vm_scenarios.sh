@@ -285,6 +285,17 @@ if [ -n "$table" ]; then
 		refuse "--table FILE takes no other argument or option"
 	[ -f "$table" ] && [ -r "$table" ] || refuse "--table: cannot read '$table'"
 	grep -q '^bench-cell:' "$table" || refuse "--table: no bench-cell line in '$table'"
+	# a line the guest would not print is refused by number, not read as a figure of 0
+	bad=$(awk '/^bench-cell:/ {
+		ok = $2 ~ /^scen=[a-z]+$/ && $3 ~ /^cfg=[a-z0-9]+$/ && $4 ~ /^set=[^ =]+$/ &&
+			$5 ~ /^run=[0-9]+$/
+		for (i = 6; ok && i <= NF; i++)
+			ok = $i ~ /^[a-z0-9_]+=[^ =]+$/ && ($i !~ /^([a-z0-9_]+_us|gbps)=/ ||
+				$i ~ /=[0-9]+(\.[0-9]+)?$/)
+		if (!ok) { print NR ": " $0; exit }
+	}' "$table")
+	[ -z "$bad" ] || refuse "--table: line ${bad%%: *} of '$table' is no bench-cell line the" \
+		"guest prints (scen= cfg= set= run=, figures as plain numbers): '${bad#*: }'"
 	tag=$(sed -n 's/^bench-tag: //p' "$table" | head -1)
 	scen_table "${tag:-?}" 0 "$table"
 	exit

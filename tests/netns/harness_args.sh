@@ -177,6 +177,16 @@ check "--table of a missing file" "2 vm_scenarios: --table: cannot read '$VQ_TMP
 check "--table of a file without bench lines" \
 	"2 vm_scenarios: --table: no bench-cell line in '$VQ_TMP/empty.cells' files=0" \
 	"$(: >"$VQ_TMP/empty.cells"; scen -- --table "$VQ_TMP/empty.cells")"
+printf 'bench-cell: scen=rr cfg=a set=default run=1 p50_us=200 p99_us=400\nbench-cell: garbage\n' \
+	>"$VQ_TMP/bad.cells"
+check "--table of a malformed line" "2 vm_scenarios: --table: line 2 of '$VQ_TMP/bad.cells' is no \
+bench-cell line the guest prints (scen= cfg= set= run=, figures as plain numbers): 'bench-cell: \
+garbage' files=0" "$(scen -- --table "$VQ_TMP/bad.cells")"
+printf 'bench-cell: scen=rr cfg=a set=default run=1 p50_us=abc p99_us=400\n' >"$VQ_TMP/nan.cells"
+check "--table of a figure that is no number: refused, not read as 0" "2 vm_scenarios: --table: \
+line 1 of '$VQ_TMP/nan.cells' is no bench-cell line the guest prints (scen= cfg= set= run=, \
+figures as plain numbers): 'bench-cell: scen=rr cfg=a set=default run=1 p50_us=abc p99_us=400' \
+files=0" "$(scen -- --table "$VQ_TMP/nan.cells")"
 check "--table with a tag" "2 vm_scenarios: --table FILE takes no other argument or option files=0" \
 	"$(scen -- --table "$VQ_TMP/t.cells" 7)"
 check "--table without FILE" "2 vm_scenarios: --table needs a FILE of bench lines files=0" \
