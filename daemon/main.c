@@ -352,21 +352,31 @@ static void sighup_reload(void)
 		  policy_get()->mode);
 }
 
+/* An epoll set of the signalfd @sfd and @api's listeners; -errno when none could be made. */
+static int epoll_api(struct api *api, int sfd)
+{
+	int ep = epoll_create1(EPOLL_CLOEXEC), fds[4], n, k;
+
+	if (ep < 0)
+		return -errno;
+	epoll_add(ep, sfd, TAG_SIGNAL);
+	n = api_fds(api, fds, ARRAY_SIZE(fds));
+	for (k = 0; k < n; k++)
+		epoll_add(ep, fds[k], TAG_API);
+	return ep;
+}
+
 /* Returns when SIGTERM/SIGINT arrives. */
 static int loop(struct api *api, int tfd, int sfd)
 {
 	struct epoll_event evs[16];
 	unsigned int i;
-	int ep, fds[4], n, k;
+	int ep, n, k;
 
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = epoll_api(api, sfd);
 	if (ep < 0)
-		return -errno;
+		return ep;
 	epoll_add(ep, tfd, TAG_TIMER);
-	epoll_add(ep, sfd, TAG_SIGNAL);
-	n = api_fds(api, fds, ARRAY_SIZE(fds));
-	for (k = 0; k < n; k++)
-		epoll_add(ep, fds[k], TAG_API);
 	for (;;) {
 		/*
 		 * namespaces opened for a journal restore, or watched again after a deletion,
@@ -432,17 +442,13 @@ static void stop_linger(struct api *api, int sfd)
 	uint64_t end = now + STOP_LINGER_MS * NSEC_PER_MSEC;
 	struct signalfd_siginfo si;
 	struct epoll_event ev;
-	int ep, fds[4], n, k;
+	int ep, n;
 
 	if (!asked || now - asked > STOP_FOLLOWER_MS * NSEC_PER_MSEC)
 		return;
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = epoll_api(api, sfd);
 	if (ep < 0)
 		return;
-	epoll_add(ep, sfd, TAG_SIGNAL);
-	n = api_fds(api, fds, ARRAY_SIZE(fds));
-	for (k = 0; k < n; k++)
-		epoll_add(ep, fds[k], TAG_API);
 	log_info("answering reads for %d ms: an events follower gets the restore", STOP_LINGER_MS);
 	while ((now = util_now_ns(CLOCK_MONOTONIC)) < end) {
 		n = epoll_wait(ep, &ev, 1, (int)((end - now) / NSEC_PER_MSEC) + 1);

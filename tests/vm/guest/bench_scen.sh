@@ -67,7 +67,6 @@ NOISE=${VQ_BENCH_NOISE:-1}
 POLICY=/policies/${VQ_BENCH_POLICY:-balanced}.json
 # policy_mode FILE: the mode a daemon with the policy FILE must run in, the file's own
 policy_mode() { sed -n 's/.*"mode": *"\([a-z]*\)".*/\1/p' "$1" 2>/dev/null | head -1; }
-POLICY_MODE=$(policy_mode "$POLICY")
 # 1: an (o) column, vqtuned with policies/observe.json (it samples, no law writes) run
 # interleaved with (c), so (c)/(o) is what the controllers do, apart from the daemon's
 # sampling and from the drift between benches; 0 (default): none
