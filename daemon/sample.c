@@ -87,7 +87,7 @@ static void eth_refresh(struct device *d)
 
 	d->eth_read_ns = util_now_ns(CLOCK_MONOTONIC);
 	/* the device-wide NAPI sysfs knobs change as rarely as ethtool settings */
-	sfs_dnapi_read(d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
+	sfs_dnapi_read(&d->sfs, d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
 	if (!d->ns->eth) {
 		d->co_err = d->rings_err = d->ch_err = -EOPNOTSUPP;
 		return;

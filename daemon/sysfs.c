@@ -33,6 +33,7 @@ struct sfs_dev {
 	uint32_t gen;		/* queue generation the BQL descriptors belong to */
 	unsigned int n_tx;	/* TX queues in bql_fd */
 	int *bql_fd;		/* n_tx * BQL_NUM: a descriptor, SFS_FD_NONE or SFS_FD_ABSENT */
+	int dnapi_fd[DNAPI_NUM];	/* class/net/NAME/<dnapi_file>, as bql_fd */
 };
 
 static const char *const bql_file[BQL_NUM] = {
@@ -202,8 +203,13 @@ static struct sfs_dev *sfs_dev_get(struct sfs_dev **cp)
 		return NULL;
 	if (!*cp) {
 		*cp = calloc(1, sizeof(**cp));
-		if (*cp)
+		if (*cp) {
+			int v;
+
 			(*cp)->queues_fd = SFS_FD_NONE;
+			for (v = 0; v < DNAPI_NUM; v++)
+				(*cp)->dnapi_fd[v] = SFS_FD_NONE;
+		}
 	}
 	return *cp;
 }
@@ -221,10 +227,14 @@ static void close_bql(struct sfs_dev *c)
 
 void sfs_dev_free(struct sfs_dev *c)
 {
+	int v;
+
 	if (!c)
 		return;
 	close_bql(c);
 	keep_close(&c->queues_fd);
+	for (v = 0; v < DNAPI_NUM; v++)
+		keep_close(&c->dnapi_fd[v]);
 	free(c);
 }
 
@@ -237,6 +247,8 @@ unsigned int sfs_dev_open_fds(const struct sfs_dev *c)
 	n = c->queues_fd >= 0;
 	for (i = 0; c->bql_fd && i < c->n_tx * BQL_NUM; i++)
 		n += c->bql_fd[i] >= 0;
+	for (i = 0; i < DNAPI_NUM; i++)
+		n += c->dnapi_fd[i] >= 0;
 	return n;
 }
 
@@ -381,17 +393,21 @@ int sfs_dnapi_path(const char *root, const char *ifname, enum dnapi v, char *buf
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-void sfs_dnapi_read(const char *root, const char *ifname, uint64_t out[DNAPI_NUM],
-		    uint32_t *present)
+void sfs_dnapi_read(struct sfs_dev **cp, const char *root, const char *ifname,
+		    uint64_t out[DNAPI_NUM], uint32_t *present)
 {
-	char path[512];
-	int v;
+	struct sfs_dev *c = sfs_dev_get(cp);
+	char path[SFS_PATH_MAX];
+	int v, ret;
 
 	*present = 0;
 	for (v = 0; v < DNAPI_NUM; v++) {
-		if (sfs_dnapi_path(root, ifname, v, path, sizeof(path)))
+		/* a path only to open one: a kept descriptor reads without it */
+		if ((!c || c->dnapi_fd[v] == SFS_FD_NONE) &&
+		    sfs_dnapi_path(root, ifname, v, path, sizeof(path)))
 			continue;
-		if (!sfs_read_u64(path, &out[v]))
+		ret = c ? read_kept(&c->dnapi_fd[v], path, &out[v]) : sfs_read_u64(path, &out[v]);
+		if (!ret)
 			*present |= 1u << v;
 	}
 }

@@ -27,12 +27,12 @@ int sfs_write_u64(const char *path, uint64_t v);
  */
 int sfs_virtio_feature(const char *root, const char *ifname, unsigned int bit);
 /*
- * sfs_dev: descriptors of one device's sysfs queue files kept open between ticks, so a tick
- * reads each BQL value with one pread() at offset 0 and probes the queue counts with fstatat()
- * on the open queues/ directory, instead of walking the whole path (a kernfs lookup and
- * revalidation per component, most of a tick's CPU) for every value. A sysfs attribute is
- * generated anew by every read at offset 0 (seq_read_iter() restarts there), so a kept
- * descriptor reads the current value. Descriptors name kernfs nodes, not paths: a renamed
+ * sfs_dev: descriptors of one device's sysfs queue and NAPI files kept open between ticks,
+ * so a tick reads each BQL or device-wide NAPI value with one pread() at offset 0 and probes
+ * the queue counts with fstatat() on the open queues/ directory, instead of walking the whole
+ * path (a kernfs lookup and revalidation per component, most of a tick's CPU) for every
+ * value. A sysfs attribute is generated anew by every read at offset 0 (seq_read_iter()
+ * restarts there), so a kept descriptor reads the current value. Descriptors name kernfs nodes, not paths: a renamed
  * device keeps them; a removed device or queue fails its reads (-ENODEV), which closes them,
  * and the next read opens by path again. Owned by the struct device (dev.c frees it).
  */
@@ -69,8 +69,12 @@ void sfs_bql_read(struct sfs_dev **c, const char *root, const char *ifname, uint
 		  unsigned int n_tx, unsigned int q, uint64_t out[BQL_NUM], uint32_t *present);
 /* Path of the device-wide NAPI knob @v. 0 or -ENAMETOOLONG. */
 int sfs_dnapi_path(const char *root, const char *ifname, enum dnapi v, char *buf, size_t len);
-/* Read the device-wide NAPI knobs; *present gets a bit per value read. */
-void sfs_dnapi_read(const char *root, const char *ifname, uint64_t out[DNAPI_NUM],
-		    uint32_t *present);
+/*
+ * Read the device-wide NAPI knobs; *present gets a bit per value read. @c as for
+ * sfs_queue_counts(): each file is opened once and read with pread() after that; one the
+ * kernel lacks (threaded before 5.12) is not looked for again for this device.
+ */
+void sfs_dnapi_read(struct sfs_dev **c, const char *root, const char *ifname,
+		    uint64_t out[DNAPI_NUM], uint32_t *present);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sysfs: queue counts and BQL reads through kept descriptors (sfs_dev), on a tree built here
+ * sysfs: queue counts, BQL and device-wide NAPI reads through kept descriptors (sfs_dev), on a tree built here
  * the way /sys/class/net/DEV/queues lays it out (Documentation/ABI/testing/
  * sysfs-class-net-queues). Regular files stand in for sysfs attributes: a file rewritten in
  * place reads anew at offset 0, as an attribute does.
@@ -257,12 +257,59 @@ static void test_virtio_feature(void **state)
 	assert_int_equal(sfs_virtio_feature(root, "d0", 0), -ERANGE);
 }
 
+/*
+ * The device-wide NAPI knobs through kept descriptors: opened once, read anew with pread(),
+ * a file the kernel lacks (threaded, before 5.12) not looked for again; without a cache
+ * the same values come by path.
+ */
+static void test_dnapi_kept(void **state)
+{
+	struct sfs_dev *c = NULL;
+	uint64_t v[DNAPI_NUM] = { 0 };
+	uint32_t present;
+	int fds0 = open_fds();
+
+	(void)state;
+	put("class/net/d0/gro_flush_timeout", "0\n");
+	put("class/net/d0/napi_defer_hard_irqs", "0\n");
+	sfs_dnapi_read(&c, root, "d0", v, &present);
+	assert_int_equal(present, (1u << DNAPI_GRO_FLUSH_TIMEOUT) | (1u << DNAPI_DEFER_HARD_IRQS));
+	assert_int_equal(sfs_dev_open_fds(c), 2);
+	assert_int_equal(open_fds(), fds0 + 2);
+
+	/* another writer's value: read through the same descriptors, nothing more opened */
+	put("class/net/d0/gro_flush_timeout", "20000\n");
+	put("class/net/d0/napi_defer_hard_irqs", "2\n");
+	sfs_dnapi_read(&c, root, "d0", v, &present);
+	assert_int_equal(v[DNAPI_GRO_FLUSH_TIMEOUT], 20000);
+	assert_int_equal(v[DNAPI_DEFER_HARD_IRQS], 2);
+	assert_false(present & (1u << DNAPI_THREADED));
+	assert_int_equal(open_fds(), fds0 + 2);
+
+	/* threaded was absent: a file that appears later is not read for this device */
+	put("class/net/d0/threaded", "1\n");
+	sfs_dnapi_read(&c, root, "d0", v, &present);
+	assert_false(present & (1u << DNAPI_THREADED));
+	sfs_dnapi_read(NULL, root, "d0", v, &present);
+	assert_true(present & (1u << DNAPI_THREADED));
+	assert_int_equal(v[DNAPI_THREADED], 1);
+	assert_int_equal(v[DNAPI_DEFER_HARD_IRQS], 2);
+
+	/* a value that is no number is not present, and does not stop the others */
+	put("class/net/d0/napi_defer_hard_irqs", "x\n");
+	sfs_dnapi_read(&c, root, "d0", v, &present);
+	assert_int_equal(present, 1u << DNAPI_GRO_FLUSH_TIMEOUT);
+	sfs_dev_free(c);
+	assert_int_equal(open_fds(), fds0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_counts_and_reads_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_generation_reopens, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dnapi_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_virtio_feature, setup, teardown),
 	};
