@@ -28,8 +28,14 @@
 #include "util.h"
 #include "vqp.h"
 
-/* ethtool settings change rarely: re-read them once a second, and after our own writes */
+/*
+ * ethtool settings change rarely: a managed device's are re-read at most once a second (and
+ * after our own writes), so a controller acts on current values and an outside writer is
+ * seen within about two ticks; an observed device's only feed the views and /metrics, and
+ * are re-read every 10 s.
+ */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
+#define SMP_ETHTOOL_OBSERVED_NS	(10 * NSEC_PER_SEC)
 /*
  * Link changes arrive as notifications and trigger a full link dump; this re-dump is only
  * the safety net for a lost notification (ENOBUFS is handled too).
@@ -92,9 +98,13 @@ static void eth_refresh(struct device *d)
 		d->co_err = d->rings_err = d->ch_err = -EOPNOTSUPP;
 		return;
 	}
-	d->co_err = eth_coalesce_get(d->ns->eth, d->ifindex, &d->co, err, sizeof(err));
-	d->rings_err = eth_rings_get(d->ns->eth, d->ifindex, &d->rings, err, sizeof(err));
-	d->ch_err = eth_channels_get(d->ns->eth, d->ifindex, &d->ch, err, sizeof(err));
+	/* a driver without the get operation (lo has none of the three) never grows one */
+	if (d->co_err != -EOPNOTSUPP)
+		d->co_err = eth_coalesce_get(d->ns->eth, d->ifindex, &d->co, err, sizeof(err));
+	if (d->rings_err != -EOPNOTSUPP)
+		d->rings_err = eth_rings_get(d->ns->eth, d->ifindex, &d->rings, err, sizeof(err));
+	if (d->ch_err != -EOPNOTSUPP)
+		d->ch_err = eth_channels_get(d->ns->eth, d->ifindex, &d->ch, err, sizeof(err));
 }
 
 static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
@@ -434,7 +444,8 @@ static void ns_tick(struct netns *ns)
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
-		if (t_link - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
+		if (t_link - d->eth_read_ns >= (d->managed ? SMP_ETHTOOL_REFRESH_NS :
+								 SMP_ETHTOOL_OBSERVED_NS))
 			eth_refresh(d);
 		device_sample(d, t_link, t_qstats);
 		vqp_sample(d);		/* vqpair devices only; before the outside-writer check */

@@ -70,10 +70,11 @@ vq_veth() {
 }
 
 # vq_daemon ARGS...: start vqtuned with a private socket and state dir; wait until it serves.
+# VQ_DAEMON_NETNS=NS runs it inside NS (ip netns exec execs it: $VQ_DPID is vqtuned's pid).
 vq_daemon() {
 	VQ_SOCK=$VQ_TMP/vqtuned.sock
 	VQ_STATE=${VQ_STATE:-$VQ_TMP/state}
-	"$VQTUNED" -s "$VQ_SOCK" -S "$VQ_STATE" "$@" >>"$VQ_TMP/vqtuned.log" 2>&1 &
+	${VQ_DAEMON_NETNS:+ip netns exec "$VQ_DAEMON_NETNS"} "$VQTUNED" -s "$VQ_SOCK" -S "$VQ_STATE" "$@" >>"$VQ_TMP/vqtuned.log" 2>&1 &
 	VQ_DPID=$!
 	VQ_PIDS+=("$VQ_DPID")
 	for _ in $(seq 100); do
