@@ -5,7 +5,7 @@
  * Per namespace and tick: one RTM_GETSTATS dump (stats64; the link dump where the kernel
  * lacks it), one qstats dump, one NAPI dump and one queue dump (netdev family, when the
  * kernel has it) and one qdisc dump; a link dump (names, flags) on a link notification or a
- * lost one, else every 10 s. Per device: queue counts and BQL from sysfs, `ethtool -S`
+ * lost one, else once a minute. Per device: queue counts and BQL from sysfs, `ethtool -S`
  * per-queue counters where qstats are missing, and ethtool coalesce/rings/channels and the
  * device-wide NAPI sysfs knobs at most once a second on a managed device, every 10 s on an
  * observed one (a get the driver lacks, EOPNOTSUPP, is not asked again). Counters become
