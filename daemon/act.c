@@ -386,6 +386,12 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 	return found;
 }
 
+/*
+ * Put @e's original back. 0: written and read back; 1: the knob holds the original already
+ * (a law that moved it and back, a busyloop probe), so nothing is written and the event
+ * says so, as act_set() of an unchanged value does; -ENODEV/-ENOENT: its device or instance
+ * is gone; other -errno: the write failed, why in @err.
+ */
 static int restore_one(struct entry *e, char *err, size_t errlen)
 {
 	struct device *d;
@@ -402,8 +408,14 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 		snprintf(err, errlen, "knob instance %s is gone", e->inst);
 		return -ENOENT;
 	}
-	if (knob_read(d, &ki, &cur, err, errlen))
+	if (knob_read(d, &ki, &cur, err, errlen)) {
 		cur = e->written;
+	} else if (cur == e->original) {
+		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, &cur, &cur,
+			  WHO_RESTORE, "already at the original %" PRIu64 ", nothing written", cur);
+		return 1;
+	}
+	err[0] = '\0';
 	ret = knob_write(d, &ki, e->original, err, errlen);
 	if (ret) {
 		if (!err[0])
@@ -500,7 +512,8 @@ static void restore_journal_failed(int err, json_t *failed, unsigned int *n_fail
  * Restore the changed entries (of namespace @only, or all when NULL), newest change first.
  * Failures go to the log, to events and to @failed, and so does a journal that could not be
  * saved after. @forget: drop every entry of @only whatever happened (the namespace is going
- * away). Returns the number restored.
+ * away). Returns the number restored by a write (one that holds its original already is
+ * dropped from the journal with its own event, and not counted).
  */
 static int restore_entries(const char *only, json_t *failed, bool forget, unsigned int *n_failed)
 {
@@ -525,8 +538,8 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 		}
 		err[0] = '\0';
 		ret = restore_one(e, err, sizeof(err));
-		if (!ret) {
-			restored++;
+		if (ret >= 0) {
+			restored += ret == 0;
 			entry_remove(e);
 			continue;
 		}

@@ -64,7 +64,9 @@ bool act_original(const struct device *d, enum knob_id k, const char *inst, uint
 /* After each sample of @d: notice values written by someone else. */
 void act_check_outside(struct device *d);
 /*
- * Restore every changed knob. Returns the number restored; failures are appended to
+ * Restore every changed knob. Returns the number restored by a write; one that holds its
+ * original already is written no more, its entry dropped with a "nothing written" event;
+ * failures are appended to
  * @failed (a JSON array, may be NULL) as {"device","netns","knob","instance","message"},
  * and a journal that could not be saved after as {"journal","message"} (the knobs are back;
  * the file lags them until a later save, and a start drops an entry whose knob holds its

@@ -5,7 +5,8 @@
 # (like Ctrl-C; a background job of a script ignores SIGINT) then ends it with status 0.
 # A daemon that stops while followed answers reads past its restore, so the follower prints
 # the restore's events, and refuses writes then (503 stopping); an unfollowed one does not
-# wait.
+# wait. A knob set and set back holds its original at the stop: it is not written, and its
+# event says so.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -50,6 +51,11 @@ check "no event printed twice" 0 "$(sort "$VQ_TMP/follow.out" | uniq -d | wc -l)
 check_true "the first set's lines are still $n1" \
 	test "$(grep -c -- '-> 10000' "$VQ_TMP/follow.out")" -le "$n1"
 
+# a knob set and set back holds its original at the stop: nothing to write, and its event
+# says so instead of a "0 -> 0" restore
+vq_ctl set "$B:vb" defer-hard-irqs 2 >/dev/null && vq_ctl set "$B:vb" defer-hard-irqs 0 >/dev/null
+check "defer-hard-irqs set and set back" 0 $?
+
 # The daemon's stop, followed: it restores first and answers reads a moment longer, so the
 # follower prints the restore's event; a write in that moment is 503 stopping.
 kill -TERM "$VQ_DPID"
@@ -63,8 +69,14 @@ wait_for "$VQ_TMP/follow.out" "30000 -> 0 (restored the original value)" 2
 rc=$?			# before the $(grep) below, which sets $? anew
 check "the follower printed the stopping daemon's restore of both NAPIs ($(grep 'restored' \
 	"$VQ_TMP/follow.out" | tr '\n' '|'))" 0 $rc
+wait_for "$VQ_TMP/follow.out" "defer-hard-irqs.*already at the original 0, nothing written" 2
+check "... and of both NAPIs' defer-hard-irqs, already back: nothing written" 0 $?
+check "no defer-hard-irqs restore by a write" 0 \
+	"$(grep 'defer-hard-irqs' "$VQ_TMP/follow.out" | grep -c 'restored the original value')"
 vq_daemon_stop
 check "the stopped daemon's exit status" 0 $?
+check "its log counts the two written restores, not the two that held" 1 \
+	"$(grep -v 'previous run' "$VQ_TMP/vqtuned.log" | grep -c 'restored 2 knob(s)')"
 check "it said it answered reads for the follower" 1 \
 	"$(grep -c 'answering reads for 2000 ms' "$VQ_TMP/vqtuned.log")"
 kill -TERM "$FPID"
