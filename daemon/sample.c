@@ -405,7 +405,8 @@ static int ns_counters(struct netns *ns)
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
 
 	if (ns->rst) {
-		if ((ns->resync || now - ns->links_ns >= SMP_LINK_REFRESH_NS) &&
+		/* links_ns 0: never dumped (a machine up for less than the refresh, at boot) */
+		if ((ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS) &&
 		    links_sync(ns, false))
 			return -EIO;
 		if (!rst_dump(ns->rst, stats64_cb, ns))
