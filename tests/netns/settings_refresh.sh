@@ -33,31 +33,30 @@ follow() {
 	echo never
 }
 within() { [ "$1" != never ] && [ "$1" -le "$2" ]; }
+# set_channels N: `ethtool -L rx N tx N` on both ends, then vb (managed) shows N within
+# MANAGED_MS
+set_channels() {
+	ip netns exec "$A" ethtool -L va rx "$1" tx "$1"
+	check "ethtool -L va rx $1 tx $1" 0 $?
+	ip netns exec "$B" ethtool -L vb rx "$1" tx "$1"
+	check "ethtool -L vb rx $1 tx $1" 0 $?
+	t_vb=$(follow "$B:vb" "$1" "$MANAGED_MS")
+	check_true "vb (managed) shows rx-channels $1 within $MANAGED_MS ms ($t_vb)" \
+		within "$t_vb" "$MANAGED_MS"
+}
 
 check "va (observed) shows its 2 RX channels" 2 "$(channels va)"
 check "vb (managed) shows its 2 RX channels" 2 "$(channels "$B:vb")"
 check "va is observed read-only" False \
 	"$(curl -s --unix-socket "$VQ_SOCK" http://localhost/v1/devices/va | vq_json 'd["managed"]')"
 
-ip netns exec "$A" ethtool -L va rx 1 tx 1
-check "ethtool -L va rx 1 tx 1" 0 $?
-ip netns exec "$B" ethtool -L vb rx 1 tx 1
-check "ethtool -L vb rx 1 tx 1" 0 $?
-t_vb=$(follow "$B:vb" 1 "$MANAGED_MS")
-check_true "vb (managed) shows rx-channels 1 within $MANAGED_MS ms ($t_vb)" \
-	within "$t_vb" "$MANAGED_MS"
+set_channels 1
 t_va=$(follow va 1 "$OBSERVED_MS")
 check_true "va (observed) shows rx-channels 1 within $OBSERVED_MS ms ($t_va)" \
 	within "$t_va" "$OBSERVED_MS"
 
 # va was just re-read: the next change waits for its next refresh, vb's does not
-ip netns exec "$A" ethtool -L va rx 2 tx 2
-check "ethtool -L va rx 2 tx 2" 0 $?
-ip netns exec "$B" ethtool -L vb rx 2 tx 2
-check "ethtool -L vb rx 2 tx 2" 0 $?
-t_vb=$(follow "$B:vb" 2 "$MANAGED_MS")
-check_true "vb (managed) shows rx-channels 2 within $MANAGED_MS ms ($t_vb)" \
-	within "$t_vb" "$MANAGED_MS"
+set_channels 2
 t_va=$(follow va 2 "$STALE_MS")
 check "va (observed) still shows rx-channels 1 for $STALE_MS ms after its refresh" never "$t_va"
 t_va=$(follow va 2 "$OBSERVED_MS")
