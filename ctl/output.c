@@ -299,26 +299,48 @@ void ctl_text_queues(json_t *r)
 	ctl_table_free(t);
 }
 
+/*
+ * One event as "ID TIME WHO [CONTROLLER DECISION] [NETNS:]DEV KNOB[/INSTANCE] OLD -> NEW
+ * (REASON)" (docs/vqtunectl.8 events). The parts an event lacks are left out, not printed
+ * as "-": a policy install has no device, a daemon event may have no knob, and neither has
+ * values. A knob event whose old and new are the same (a restore that found the original
+ * in place, a hold at the current value) reads "at V" rather than "V -> V".
+ */
 void ctl_text_event_line(json_t *ev, FILE *f)
 {
 	char id[CTL_CELL_BYTES], tm[CTL_CELL_BYTES], o[CTL_CELL_BYTES], n[CTL_CELL_BYTES];
 	json_t *t = json_object_get(ev, "time_ns");
+	json_t *jo = json_object_get(ev, "old"), *jn = json_object_get(ev, "new");
 	const char *ns = json_string_value(json_object_get(ev, "netns"));
+	const char *dev = json_string_value(json_object_get(ev, "device"));
+	const char *knob = json_string_value(json_object_get(ev, "knob"));
 	const char *inst = json_string_value(json_object_get(ev, "instance"));
-
 	const char *law = json_string_value(json_object_get(ev, "controller"));
 	const char *dec = json_string_value(json_object_get(ev, "decision"));
+	const char *why = json_string_value(json_object_get(ev, "reason"));
 
-	/* a controller's decision: "controller qlimit applied" (docs/api.md, events) */
-	fprintf(f, "%s %s %s%s%s%s%s %s%s%s %s%s%s %s -> %s", ctl_num(ev, "id", id),
+	fprintf(f, "%s %s %s", ctl_num(ev, "id", id),
 		json_is_integer(t) ? ctl_fmt_time_ns((uint64_t)json_integer_value(t), tm,
 						     sizeof(tm)) : "-",
-		ctl_str(ev, "who"), law ? " " : "", law ? law : "", dec ? " " : "", dec ? dec : "",
-		ns && *ns ? ns : "", ns && *ns ? ":" : "",
-		ctl_str(ev, "device"), ctl_str(ev, "knob"), inst && *inst ? "/" : "",
-		inst && *inst ? inst : "", ctl_num(ev, "old", o), ctl_num(ev, "new", n));
-	if (json_string_value(json_object_get(ev, "reason")))
-		fprintf(f, " (%s)", ctl_str(ev, "reason"));
+		ctl_str(ev, "who"));
+	/* a controller's decision: "controller qlimit applied" (docs/api.md, events) */
+	if (law)
+		fprintf(f, " %s", law);
+	if (dec)
+		fprintf(f, " %s", dec);
+	if (dev && *dev)
+		fprintf(f, " %s%s%s", ns && *ns ? ns : "", ns && *ns ? ":" : "", dev);
+	if (knob && *knob)
+		fprintf(f, " %s%s%s", knob, inst && *inst ? "/" : "", inst && *inst ? inst : "");
+	ctl_num(ev, "old", o);
+	ctl_num(ev, "new", n);
+	if (json_is_integer(jo) && json_is_integer(jn) &&
+	    json_integer_value(jo) == json_integer_value(jn))
+		fprintf(f, " at %s", n);
+	else if (json_is_number(jo) || json_is_number(jn))
+		fprintf(f, " %s -> %s", o, n);
+	if (why)
+		fprintf(f, " (%s)", why);
 	fputc('\n', f);
 }
 

@@ -69,8 +69,10 @@ wait_for "$VQ_TMP/follow.out" "30000 -> 0 (restored the original value)" 2
 rc=$?			# before the $(grep) below, which sets $? anew
 check "the follower printed the stopping daemon's restore of both NAPIs ($(grep 'restored' \
 	"$VQ_TMP/follow.out" | tr '\n' '|'))" 0 $rc
-wait_for "$VQ_TMP/follow.out" "defer-hard-irqs.*already at the original 0, nothing written" 2
-check "... and of both NAPIs' defer-hard-irqs, already back: nothing written" 0 $?
+# (the event line reads "at 0", not "0 -> 0")
+wait_for "$VQ_TMP/follow.out" \
+	"defer-hard-irqs/napi-[0-9]* at 0 (already at the original 0, nothing written)" 2
+check "... and of both NAPIs' defer-hard-irqs, already back: nothing written, at 0" 0 $?
 check "no defer-hard-irqs restore by a write" 0 \
 	"$(grep 'defer-hard-irqs' "$VQ_TMP/follow.out" | grep -c 'restored the original value')"
 vq_daemon_stop

@@ -2,7 +2,8 @@
 /*
  * ctl output: the text of `vqtunectl knobs DEV` shows a driver's rule on a knob's values
  * (docs/api.md "rule") once per knob name under the table, and nothing for knobs without
- * one. stdout is captured in a temporary file.
+ * one. stdout is captured in a temporary file. An event line (`vqtunectl events`) leaves
+ * out the parts an event lacks and reads "at V" when old and new are the same.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -74,10 +75,54 @@ static void test_rule_line(void **state)
 	json_decref(dev);
 }
 
+/* ctl_text_event_line() of the event in JSON @js, into @out */
+static void event_text(const char *js, char *out, size_t len)
+{
+	json_t *ev = json_loads(js, 0, NULL);
+	FILE *f = fmemopen(out, len, "w");
+
+	assert_non_null(ev);
+	assert_non_null(f);
+	ctl_text_event_line(ev, f);
+	fclose(f);
+	json_decref(ev);
+}
+
+static void test_event_line(void **state)
+{
+	char out[OUT_MAX_BYTES];
+
+	(void)state;
+	/* a knob step: every part, old -> new */
+	event_text("{\"id\":4,\"time_ns\":null,\"who\":\"controller\",\"controller\":\"qlimit\","
+		   "\"decision\":\"applied\",\"netns\":\"lab\",\"device\":\"vqf0\","
+		   "\"knob\":\"byte_queue_limits/limit_max\",\"instance\":\"tx-0\",\"old\":1000,"
+		   "\"new\":500,\"reason\":\"r\"}", out, sizeof(out));
+	assert_string_equal(out, "4 - controller qlimit applied lab:vqf0 "
+			    "byte_queue_limits/limit_max/tx-0 1000 -> 500 (r)\n");
+	/* a restore that found the original in place: "at V", not "0 -> 0" */
+	event_text("{\"id\":5,\"who\":\"restore\",\"controller\":null,\"decision\":null,"
+		   "\"netns\":\"\",\"device\":\"vb\",\"knob\":\"defer-hard-irqs\","
+		   "\"instance\":\"napi-3\",\"old\":0,\"new\":0,"
+		   "\"reason\":\"already at the original 0, nothing written\"}", out, sizeof(out));
+	assert_string_equal(out, "5 - restore vb defer-hard-irqs/napi-3 at 0 "
+			    "(already at the original 0, nothing written)\n");
+	/* a policy install: no device, knob or values, so no "- - - -> -" */
+	event_text("{\"id\":6,\"who\":\"manual\",\"device\":null,\"knob\":null,"
+		   "\"instance\":null,\"old\":null,\"new\":null,"
+		   "\"reason\":\"policy 'balanced' installed, mode active\"}", out, sizeof(out));
+	assert_string_equal(out, "6 - manual (policy 'balanced' installed, mode active)\n");
+	/* a device-wide knob (no instance) whose new value alone is known */
+	event_text("{\"id\":7,\"who\":\"error\",\"device\":\"va\",\"knob\":\"rx-usecs\","
+		   "\"instance\":\"\",\"old\":null,\"new\":8}", out, sizeof(out));
+	assert_string_equal(out, "7 - error va rx-usecs - -> 8\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule_line),
+		cmocka_unit_test(test_event_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
