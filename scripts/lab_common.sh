@@ -171,11 +171,20 @@ lab_status_due() {
 }
 
 # lab_status_line: one line from the API, the tx rate of each managed device; the caller
-# has $C (vqtunectl with its address), say(), elapsed() and $PHASE
+# has $C (vqtunectl with its address), say(), elapsed() and $PHASE. A request that fails says
+# so with vqtunectl's own first words; an answer without a managed device's rate (the first
+# ticks, a device being re-read) says that instead
 lab_status_line() {
-	_s=$($C devices 2>/dev/null | awk 'NR > 1 && $8 == "yes" && $NF ~ /bit\/s$/ {
-		printf " %s:%s tx %s %s", $2, $1, $(NF - 1), $NF }')
-	say "lab: [$(elapsed)s] $PHASE:${_s:- (API not answering)}"
+	local out rc=0
+	out=$($C devices 2>&1) || rc=$?
+	if [ $rc -ne 0 ]; then
+		_s=" (API not answering: $(printf '%s\n' "$out" | head -1))"
+	else
+		_s=$(printf '%s\n' "$out" | awk 'NR > 1 && $8 == "yes" && $NF ~ /bit\/s$/ {
+			printf " %s:%s tx %s %s", $2, $1, $(NF - 1), $NF }')
+		_s=${_s:- (no managed device with a rate yet)}
+	fi
+	say "lab: [$(elapsed)s] $PHASE:$_s"
 }
 
 # lab_write_hint: the write examples (write_commands) once the active pass runs ($ACTIVE 1),

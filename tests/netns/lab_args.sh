@@ -120,6 +120,24 @@ regular file '$VQ_TMP/gone/x.log': No such file or directory|rc 1" \
 	"$(kept_by "$VQ_TMP/gone/x.log" | paste -sd'|')"
 check "lab_keep_log that works: rc 0, the log copied" "rc 0|log" \
 	"$(kept_by "$VQ_TMP/copy.log" | paste -sd'|')|$(cat "$VQ_TMP/copy.log")"
+# the status line (lab_status_line, both variants): a request that fails says vqtunectl's
+# words, an answer without a managed device's rate says that, not "API not answering"
+status_by() {
+	(say() { printf '%s\n' "$*"; }; elapsed() { echo 7; }; . "$ROOT/scripts/lab_common.sh"
+	 PHASE=rr C=$1 lab_status_line)
+}
+fake_devices() {
+	printf '%s\n' "NAME NETNS DRIVER STATE IFINDEX TXQ RXQ MANAGED MODE RX-RATE TX-RATE" \
+		"vn0 vna virtio_net up 2 1 1 yes active 1.2 Mbit/s 9.41 Gbit/s" \
+		"lo vna - up 1 1 1 no - - -"
+}
+check "status line of a daemon not there" \
+	"lab: [7s] rr: (API not answering: vqtunectl: cannot reach vqtuned at $VQ_TMP/nosock: No \
+such file or directory)" "$(status_by "$ROOT/build/vqtunectl -s $VQ_TMP/nosock")"
+check "status line of an answer without a managed device" \
+	"lab: [7s] rr: (no managed device with a rate yet)" "$(status_by true)"
+check "status line of a managed device's tx rate" "lab: [7s] rr: vna:vn0 tx 9.41 Gbit/s" \
+	"$(status_by fake_devices)"
 check "LAB_KERNEL=5.10" "2 lab: LAB_KERNEL must be one of 6.1 6.12 7, not '5.10'" \
 	"$(refused vm LAB_KERNEL=5.10)"
 check "LAB_MODE=foo" "2 lab: LAB_MODE must be one of auto vm netns, not 'foo'" \
