@@ -32,7 +32,8 @@
  * ethtool settings change rarely: a managed device's are re-read at most once a second (and
  * after our own writes), so a controller acts on current values and an outside writer is
  * seen within about two ticks; an observed device's only feed the views and /metrics, and
- * are re-read every 10 s.
+ * are re-read every 10 s. Either is re-read at once when its queue counts change (a channels
+ * change, whose rx/tx-channels would otherwise disagree with the queues shown).
  */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
 #define SMP_ETHTOOL_OBSERVED_NS	(10 * NSEC_PER_SEC)
@@ -424,6 +425,7 @@ static void ns_tick(struct netns *ns)
 	uint64_t t_link, t_qstats;
 	struct device *d;
 	unsigned int q, n_tx, n_rx;
+	uint32_t gen;
 
 	if (ns_counters(ns))
 		return;
@@ -433,8 +435,12 @@ static void ns_tick(struct netns *ns)
 			continue;
 		n_tx = d->n_tx;
 		n_rx = d->n_rx;
+		gen = d->gen;
 		if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
 			dev_set_queues(d, n_tx, n_rx);
+		/* new queue counts are a channels change: its settings now, not at the refresh */
+		if (d->gen != gen)
+			d->eth_read_ns = 0;
 		for (q = 0; q < d->n_rx; q++)
 			d->rxq[q].present = 0, d->rxq[q].src = QSRC_NONE, d->rxq[q].napi_id = 0;
 		for (q = 0; q < d->n_tx; q++)

@@ -8,8 +8,9 @@
  * lost one, else once a minute. Per device: queue counts and BQL from sysfs, `ethtool -S`
  * per-queue counters where qstats are missing, and ethtool coalesce/rings/channels and the
  * device-wide NAPI sysfs knobs at most once a second on a managed device, every 10 s on an
- * observed one (a get the driver lacks, EOPNOTSUPP, is not asked again). Counters become
- * rates (rate.h); a generation change or reset marks the interval invalid.
+ * observed one, and at once when the queue counts change (a get the driver lacks,
+ * EOPNOTSUPP, is not asked again). Counters become rates (rate.h); a generation change or
+ * reset marks the interval invalid.
  */
 #ifndef VQ_SAMPLE_H
 #define VQ_SAMPLE_H

@@ -1,10 +1,14 @@
 #!/bin/bash
-# How often settings are re-read (daemon/sample.c SMP_ETHTOOL_*): a managed device's ethtool
-# settings at most once a second, an observed one's every 10 s. vqtuned runs inside
-# namespace A, so A's veth end va is its own namespace's device (observed, read-only), and
-# B's end vb is managed (--netns B). `ethtool -L` on both: vb's rx-channels follows within
-# MANAGED_MS, va's within OBSERVED_MS. Right after va's value followed (its refresh just
-# ran), a second change shows on vb but not yet on va, and reaches va by the next refresh.
+# How often settings are re-read (daemon/sample.c SMP_ETHTOOL_*): a managed device's at most
+# once a second, an observed one's every 10 s, and either at once when its queue counts
+# change. vqtuned runs inside namespace A, so A's veth end va is its own namespace's device
+# (observed, read-only), and B's end vb is managed (--netns B).
+# - `ethtool -L` on both changes the queue counts: vb's and va's rx-channels both follow
+#   within MANAGED_MS, and agree with the rx queues shown.
+# - va's device-wide gro_flush_timeout written in sysfs (no queue change; va has GRO off, so
+#   no NAPI instance whose dump would carry it every tick) follows within
+#   OBSERVED_MS; right after it followed (its refresh just ran), a second write is still not
+#   seen STALE_MS later, and is seen by the next refresh.
 source "$(dirname "$0")/lib.sh"
 vq_init
 MANAGED_MS=2500		# a 1 s refresh behind a 100 ms tick, with room for a loaded machine
@@ -12,54 +16,77 @@ OBSERVED_MS=11500	# the 10 s refresh, same room
 STALE_MS=3000		# va still shows the old value this long after its refresh
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
 vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+# GRO off: va has no NAPI instance, so its NAPI knobs are the device-wide sysfs ones, read
+# at the settings refresh (with NAPIs they would come with every tick's NAPI dump)
+ip netns exec "$A" ethtool -K va gro off >/dev/null || exit $KSFT_FAIL
 VQ_DAEMON_NETNS=$A vq_daemon --netns "$B" --interval 100 || exit $KSFT_FAIL
 
-# channels DEV: the rx-channels value vqtuned shows for DEV ("va" or "$B:vb")
-channels() {
+# knob DEV NAME: the value vqtuned shows for DEV's ("va" or "$B:vb") device-wide knob NAME
+knob() {
 	curl -s --unix-socket "$VQ_SOCK" "http://localhost/v1/devices/$1" | vq_json \
-		'[k["value"] for k in d.get("knobs", []) if k["name"] == "rx-channels"][0]' \
+		"[k['value'] for k in d.get('knobs', []) if k['name'] == '$2' and not k['instance']][0]" \
 		2>/dev/null
 }
+channels() { knob "$1" rx-channels; }
+gro() { knob va gro-flush-timeout; }
+rx_queues() {
+	curl -s --unix-socket "$VQ_SOCK" "http://localhost/v1/devices/$1" | vq_json 'd["rx_queues"]'
+}
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }
-# follow DEV VALUE LIMIT_MS: ms until DEV shows VALUE (polled every 100 ms), or "never"
+# follow CMD VALUE LIMIT_MS: ms until CMD prints VALUE (polled every 100 ms), or "never"
 follow() {
 	local t0 v
 	now_ms; t0=$NOW
 	while now_ms; [ $((NOW - t0)) -le "$3" ]; do
-		v=$(channels "$1")
+		v=$($1)
 		[ "$v" = "$2" ] && { echo $((NOW - t0)); return 0; }
 		sleep 0.1
 	done
 	echo never
 }
 within() { [ "$1" != never ] && [ "$1" -le "$2" ]; }
-# set_channels N: `ethtool -L rx N tx N` on both ends, then vb (managed) shows N within
-# MANAGED_MS
+# set_channels N: `ethtool -L rx N tx N` on both ends, then both show N within MANAGED_MS:
+# vb (managed) by its 1 s refresh, va (observed) because its queue counts changed
 set_channels() {
+	local t
 	ip netns exec "$A" ethtool -L va rx "$1" tx "$1"
 	check "ethtool -L va rx $1 tx $1" 0 $?
 	ip netns exec "$B" ethtool -L vb rx "$1" tx "$1"
 	check "ethtool -L vb rx $1 tx $1" 0 $?
-	t_vb=$(follow "$B:vb" "$1" "$MANAGED_MS")
-	check_true "vb (managed) shows rx-channels $1 within $MANAGED_MS ms ($t_vb)" \
-		within "$t_vb" "$MANAGED_MS"
+	t=$(follow "channels $B:vb" "$1" "$MANAGED_MS")
+	check_true "vb (managed) shows rx-channels $1 within $MANAGED_MS ms ($t)" \
+		within "$t" "$MANAGED_MS"
+	t=$(follow "channels va" "$1" "$MANAGED_MS")
+	check_true "va (observed) shows rx-channels $1 within $MANAGED_MS ms, its queues changed ($t)" \
+		within "$t" "$MANAGED_MS"
+	check "... and its rx_queues agree" "$1" "$(rx_queues va)"
+}
+# set_gro NS: va's device-wide gro_flush_timeout (ns) written in its sysfs
+set_gro() {
+	ip netns exec "$A" sh -c "echo $1 > /sys/class/net/va/gro_flush_timeout"
+	check "va gro_flush_timeout $1 written" 0 $?
 }
 
 check "va (observed) shows its 2 RX channels" 2 "$(channels va)"
 check "vb (managed) shows its 2 RX channels" 2 "$(channels "$B:vb")"
 check "va is observed read-only" False \
 	"$(curl -s --unix-socket "$VQ_SOCK" http://localhost/v1/devices/va | vq_json 'd["managed"]')"
+check "va shows a device-wide gro-flush-timeout of 0" 0 "$(gro)"
 
 set_channels 1
-t_va=$(follow va 1 "$OBSERVED_MS")
-check_true "va (observed) shows rx-channels 1 within $OBSERVED_MS ms ($t_va)" \
-	within "$t_va" "$OBSERVED_MS"
-
-# va was just re-read: the next change waits for its next refresh, vb's does not
 set_channels 2
-t_va=$(follow va 2 "$STALE_MS")
-check "va (observed) still shows rx-channels 1 for $STALE_MS ms after its refresh" never "$t_va"
-t_va=$(follow va 2 "$OBSERVED_MS")
-check_true "va (observed) shows rx-channels 2 by its next refresh ($t_va ms)" \
+
+set_gro 20000
+t_va=$(follow gro 20000 "$OBSERVED_MS")
+check_true "va (observed) shows gro-flush-timeout 20000 within $OBSERVED_MS ms ($t_va)" \
 	within "$t_va" "$OBSERVED_MS"
+# va was just re-read: the next write waits for its next refresh
+set_gro 30000
+t_va=$(follow gro 30000 "$STALE_MS")
+check "va (observed) still shows gro-flush-timeout 20000 for $STALE_MS ms after its refresh" \
+	never "$t_va"
+t_va=$(follow gro 30000 "$OBSERVED_MS")
+check_true "va (observed) shows gro-flush-timeout 30000 by its next refresh ($t_va ms)" \
+	within "$t_va" "$OBSERVED_MS"
+ip netns exec "$A" sh -c "echo 0 > /sys/class/net/va/gro_flush_timeout"
 vq_done
