@@ -132,8 +132,19 @@ ok "SIGTERM mid-run: every knob back ($(grep -c . $VQDIR/orig) lines compared)"
 start_d /policies/balanced.json
 traffic 30
 wait_event "controller qlimit applied" 20 || fail "no qlimit step after the restart"
+# killed while the front's limit_max is off its original: checked with the daemon stopped
+# (SIGSTOP), so no step or rollback comes between the check and the kill (the step above
+# may have been another knob's, or undone by a rollback by now)
+moved=""
+for _ in $(seq 50); do
+	kill -STOP $DPID
+	[ "$(ina cat $LIMIT)" != "$orig_limit" ] && { moved=1; break; }
+	kill -CONT $DPID
+	sleep 0.4
+done
 stop_d KILL
 stop_traffic
+[ -n "$moved" ] || fail "kill -9 test: limit_max never left $orig_limit in 20 s"
 [ "$(ina cat $LIMIT)" != "$orig_limit" ] || fail "kill -9 test: nothing was left changed"
 : > $VQDIR/log
 start_d /policies/observe.json
