@@ -60,14 +60,17 @@ test_law_poll_OBJS := daemon/law_poll.c $(LAW_TEST_OBJS)
 test_law_zc_OBJS := daemon/law_zc.c $(LAW_TEST_OBJS)
 test_guard_OBJS := daemon/guard.c
 
-# policy schema, positions, gate and atomic install (owner: policy)
-UNIT_TESTS += policy
-test_policy_OBJS := daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
+# policy schema (test_policy); API bodies, atomic install from files, -C and positions
+# (test_policy_load); both with the helpers of policy_fixture.c (owner: policy)
+POLICY_TEST_OBJS := daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
 		    daemon/policy_state.c daemon/guard.c daemon/apierr.c daemon/log.c daemon/util.c
+UNIT_TESTS += policy policy_load
+test_policy_OBJS := $(POLICY_TEST_OBJS) tests/unit/policy_fixture.c
+test_policy_load_OBJS := $(POLICY_TEST_OBJS) tests/unit/policy_fixture.c
 
 # policy PUT: an inverted pair names the bound the request changed
 UNIT_TESTS += policy_put
-test_policy_put_OBJS := $(test_policy_OBJS)
+test_policy_put_OBJS := $(POLICY_TEST_OBJS)
 
 # qdisc backlog: RTM_NEWQDISC parsing and the qdisc -> TX queue map (owner: tcq)
 UNIT_TESTS += tcq
