@@ -166,6 +166,28 @@ static int no_instance(const struct device *d, enum knob_id k, long q, bool rele
 	return 404;
 }
 
+/*
+ * 404 for a queue and a napi_id that each name instances of knob @k but not the same one:
+ * the napi_id is the field at fault (the queue alone would select @sel's @n instances), and
+ * the message names what is on the queue, with its NAPI when it has one.
+ */
+static int napi_not_on_queue(const struct device *d, enum knob_id k, long q, int64_t napi,
+			     const struct knob_inst *sel, unsigned int n, json_t **out)
+{
+	char on[HINT_INSTANCES * (sizeof(sel[0].inst) + 24) + 8] = "";
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < n && i < HINT_INSTANCES && len < sizeof(on); i++)
+		len += (size_t)snprintf(on + len, sizeof(on) - len, sel[i].napi_id > 0 ?
+					"%s%s (napi_id %u)" : "%s%s (a TX queue's, no NAPI)", i ? ", " : "",
+					sel[i].inst, (unsigned int)sel[i].napi_id);
+	*out = apierr_new(VQ_ERR_NOT_FOUND, "napi_id", "napi_id %" PRId64 " does not serve "
+			  "queue %ld: %s's %s on queue %ld is %s", napi, q, d->name,
+			  knob_table[k].name, q, on);
+	return 404;
+}
+
 int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 {
 	static const char *const fields[] = { "value", "queue", "napi_id", "disruptive", NULL };
@@ -211,6 +233,9 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 		return 409;
 	}
 	if (!n) {
+		if (queue >= 0 && napi_id >= 0 &&
+		    (n = select_insts(d, k, queue, -1, sel, DEV_MAX_QUEUES)))
+			return napi_not_on_queue(d, k, queue, napi_id, sel, n, out);
 		if (queue >= 0 || !knob_instances(d, k, sel, 0))
 			return no_instance(d, k, queue, false, out);
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "napi_id", "napi_id %" PRId64 ": %s has no "
@@ -290,6 +315,8 @@ int view_knob_release(const char *dev, const char *knob, const char *queue,
 	if (napi >= 0) {
 		n = select_insts(d, k, q, napi, sel, DEV_MAX_QUEUES);
 		/* as for a set: a queue without instances names the queue, else the NAPI */
+		if (!n && q >= 0 && (n = select_insts(d, k, q, -1, sel, DEV_MAX_QUEUES)))
+			return napi_not_on_queue(d, k, q, napi, sel, n, out);
 		if (!n && (q >= 0 || !knob_instances(d, k, sel, 0)))
 			return no_instance(d, k, q, true, out);
 		if (!n) {

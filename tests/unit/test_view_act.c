@@ -5,6 +5,8 @@
  * here by hand-built stand-ins, so each case sets up exactly the device it needs:
  * - a queue on a device whose NAPIs are not linked to queues (veth) is 404 saying so and how
  *   to address a NAPI instead; linked NAPIs keep the plain "no instance on queue N" reply;
+ * - a queue and a napi_id that each select instances but not the same one are 404 on
+ *   "napi_id", naming what the queue has;
  * - a release's ?queue= out of range is 422 out_of_range in the words a PUT body's "queue"
  *   gets, a non-number stays 400 invalid_field;
  * - pause and resume of a vqpair back end are refused as a set on it is (422 unsupported);
@@ -348,7 +350,20 @@ static void test_release_napi_id(void **state)
 	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "0", "3377", &r), 200);
 	assert_string_equal(released_insts, "napi-3377");
 	json_decref(r);
+	/* each names an instance, not the same one: the napi_id is at fault, as in a PUT */
 	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "1", "3377", &r), 404);
+	assert_string_equal(err_str(r, "field"), "napi_id");
+	assert_string_equal(err_str(r, "message"), "napi_id 3377 does not serve queue 1: vb's "
+			    "defer-hard-irqs on queue 1 is napi-3376 (napi_id 3376)");
+	json_decref(r);
+	assert_int_equal(put("lab:vb", "defer-hard-irqs",
+			     "{\"value\":1,\"queue\":1,\"napi_id\":3377}", &r), 404);
+	assert_string_equal(err_str(r, "field"), "napi_id");
+	assert_string_equal(err_str(r, "message"), "napi_id 3377 does not serve queue 1: vb's "
+			    "defer-hard-irqs on queue 1 is napi-3376 (napi_id 3376)");
+	json_decref(r);
+	/* a queue with no instance at all still names the queue */
+	assert_int_equal(view_knob_release("lab:vb", "defer-hard-irqs", "7", "3377", &r), 404);
 	assert_string_equal(err_str(r, "field"), "queue");
 	json_decref(r);
 	/* no instance on that NAPI */
