@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* log: stderr lines with a syslog priority prefix, which journald understands (sd-daemon(3)). */
+/*
+ * log: stderr lines with a syslog priority prefix, which journald understands (sd-daemon(3)),
+ * as do log files and pipes read by tools that know it; on a terminal the line goes without
+ * it, as sd-daemon(3) leaves to the program (a person reads "policy x: ..." there, not
+ * "<3>policy x: ...").
+ */
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -20,7 +26,9 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 
 	if (lvl > log_level)
 		return;
-	fprintf(stderr, "<%c>", prio[lvl]);
+	/* asked at each line: a test or the daemon may point fd 2 elsewhere meanwhile */
+	if (!isatty(STDERR_FILENO))
+		fprintf(stderr, "<%c>", prio[lvl]);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

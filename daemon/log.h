@@ -5,7 +5,11 @@
 
 enum log_level { LOG_LVL_ERR, LOG_LVL_WARN, LOG_LVL_INFO, LOG_LVL_DEBUG };
 
-/* Messages above @lvl are dropped. Default LOG_LVL_INFO. */
+/*
+ * Messages above @lvl are dropped. Default LOG_LVL_INFO. Each message is one stderr line,
+ * prefixed "<3>" (err), "<4>" (warn), "<6>" (info) or "<7>" (debug) as sd-daemon(3) defines,
+ * unless stderr is a terminal.
+ */
 void log_set_level(enum log_level lvl);
 void log_msg(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

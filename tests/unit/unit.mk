@@ -48,6 +48,9 @@ test_knob_OBJS := daemon/knob.c daemon/knob_io.c daemon/knob_rule.c daemon/dev.c
 		  daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c
 UNIT_TESTS += util
 test_util_OBJS := daemon/util.c
+# log: the sd-daemon(3) priority prefix in a file, none on a terminal (a real pty)
+UNIT_TESTS += log
+test_log_OBJS := daemon/log.c
 # event log: reasons in display form once, in the JSON and the log line
 UNIT_TESTS += act_event
 test_act_event_OBJS := daemon/act_event.c daemon/util.c daemon/log.c

@@ -223,7 +223,7 @@ start_daemon() {
 		$BB usleep 100000
 		n=$((n + 1))
 	done
-	sed 's/^/LAB daemon-log /' $DLOG
+	sed 's/^<[0-7]>//; s/^/LAB daemon-log /' $DLOG
 	kill $DPID 2>/dev/null
 	wait $DPID 2>/dev/null
 	DPID=""
@@ -236,7 +236,7 @@ stop_daemon() {
 	kill -TERM $DPID
 	wait $DPID
 	echo "LAB daemon-exit $?"
-	grep -E 'restored|restore' $DLOG | tail -2 | sed 's/^/LAB daemon-log /'
+	grep -E 'restored|restore' $DLOG | tail -2 | sed 's/^<[0-7]>//; s/^/LAB daemon-log /'
 	DPID=""
 }
 
