@@ -86,7 +86,7 @@ static void usage(FILE *f)
 		"                         validate FILE (any mode; \"-\": standard input), print\n"
 		"                         its errors and exit: 0 valid, 1 not\n"
 		"  -v, --verbose          debug logging\n"
-		"  -h, --help\n",
+		"  -h, --help             print this help and exit\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS);
 }
 

@@ -151,8 +151,10 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 		read_driver(d);
 		eth_refresh(d);
 		util_name_display(name, shown, sizeof(shown));
+		/* '' is the daemon's own namespace; lo and a few virtual kinds name no driver */
 		log_info("netns '%s' ifindex %d: %s (%s) appeared%s", ns->name, ifindex, shown,
-			 d->driver, d->managed ? ", managed" : ", observed read-only");
+			 d->driver[0] ? d->driver : "no driver",
+			 d->managed ? ", managed" : ", observed read-only");
 		/* later ticks keep the counts current (ns_tick) */
 		n_tx = n_rx = 0;
 		if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
