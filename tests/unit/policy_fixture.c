@@ -89,3 +89,13 @@ void pf_load_shipped(const char *name, struct policy *p)
 	assert_int_equal(pf_errs.n, 0);
 	free(text);
 }
+
+void pf_read_closed(FILE *f, char *out, size_t max)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(out, 1, max - 1, f);
+	out[n] = '\0';
+	fclose(f);
+}

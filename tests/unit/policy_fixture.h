@@ -8,6 +8,7 @@
 #define VQ_TEST_POLICY_FIXTURE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "policy.h"
 
@@ -28,6 +29,8 @@ int pf_validate(const char *text, struct policy *p);
 /* Asserts error @i of pf_errs: its status, field path, line, column and message. */
 void pf_expect_error(unsigned int i, int status, const char *field, int line, int col,
 		     const char *msg);
+/* Reads stream @f from its start into @out (NUL-terminated, at most @max - 1 bytes), closes it. */
+void pf_read_closed(FILE *f, char *out, size_t max);
 /* Validates shipped policies/NAME.json into @p; asserts it is valid. */
 void pf_load_shipped(const char *name, struct policy *p);
 

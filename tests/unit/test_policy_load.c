@@ -176,17 +176,13 @@ static void test_check_file(void **state)
 			"\t\"bogus\": true\n}\n";
 	char path[64], out[1024], want[1024];
 	FILE *f = tmpfile();
-	size_t n;
 
 	assert_int_equal(policy_check_file(pf_tmp_file("{\"mode\": \"active\"}"), f), 0);
 	unlink(pf_tmp_path);
 	snprintf(path, sizeof(path), "%s", pf_tmp_file(t));
 	assert_int_equal(policy_check_file(path, f), -EINVAL);
 	unlink(path);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
+	pf_read_closed(f, out, sizeof(out));
 	snprintf(want, sizeof(want),
 		 "%s:3:28: guard.settle_ticks: 0 is below the minimum 1\n"
 		 "%s:4:2: bogus: unknown field (known: name, mode, select, objective, controllers, "
@@ -196,10 +192,7 @@ static void test_check_file(void **state)
 	/* a directory is named as one (not "Input/output error") */
 	f = tmpfile();
 	assert_int_equal(policy_check_file("/tmp", f), -EISDIR);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
+	pf_read_closed(f, out, sizeof(out));
 	assert_string_equal(out, "/tmp: is a directory, not a policy file\n");
 
 	/* a FIFO with no writer is refused at once, not waited on (open(2) would block) */
@@ -207,10 +200,7 @@ static void test_check_file(void **state)
 	assert_int_equal(mkfifo(path, 0600), 0);
 	f = tmpfile();
 	assert_int_equal(policy_check_file(path, f), -EINVAL);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
+	pf_read_closed(f, out, sizeof(out));
 	unlink(path);
 	snprintf(want, sizeof(want), "%s: is not a regular file (a FIFO, socket or device), "
 		 "not a policy file\n", path);
@@ -242,7 +232,7 @@ static void test_check_file_text(void **state)
 		{ "{\"name\":\"x\",\n", 13, ":2:1", "string or '}' expected near end of file" },
 	};
 	char out[512], want[512];
-	size_t i, n;
+	size_t i;
 	FILE *f;
 	int fd;
 
@@ -255,10 +245,7 @@ static void test_check_file_text(void **state)
 		f = tmpfile();
 		assert_int_equal(policy_check_file(pf_tmp_path, f), -EINVAL);
 		unlink(pf_tmp_path);
-		rewind(f);
-		n = fread(out, 1, sizeof(out) - 1, f);
-		out[n] = '\0';
-		fclose(f);
+		pf_read_closed(f, out, sizeof(out));
 		snprintf(want, sizeof(want), "%s%s: %s\n", pf_tmp_path, c[i].where, c[i].msg);
 		assert_string_equal(out, want);
 	}
