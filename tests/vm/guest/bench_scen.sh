@@ -58,7 +58,7 @@ NICE=${VQ_BENCH_NICE:-0}
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
 # the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k and gso16k, for
 # VQ_BENCH_GRID
-GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zcp16 copy bqlbw}" | tr , ' ')
+GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zc zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
 B_FRESH=${VQ_BENCH_B_FRESH:-1}
 # 1: (a') measures the default once more per round, the noise floor of every comparison
@@ -175,6 +175,7 @@ apply_set() {
 	coal)	ina ethtool -C $FRONT tx-usecs 100 tx-frames 32 rx-usecs 100 rx-frames 32 ;;
 	ring1024) ina ethtool -G $FRONT tx 1024 ;;
 	zcp16)	set_knob zerocopy 1 zerocopy-max-pending 16 ;;
+	zc)	set_knob zerocopy 1 ;;				# zerocopy, max-pending 128
 	copy)	set_knob zerocopy 0 ;;
 	bw32)	set_knob backend-weight 32 ;;			# backend: 32 packets a turn
 	nw16)	set_knob napi-weight 16 ;;			# front NAPI: 16 a poll
@@ -189,6 +190,7 @@ apply_set() {
 # a grid entry that equals the default in a scenario is not measured twice
 set_applies() {
 	[ "$2" = copy ] && [ "$1" != slowzc ] && return 1
+	[ "$2" = zc ] && [ "$1" = slowzc ] && return 1	# scen_base turned zerocopy on
 	return 0
 }
 
