@@ -130,7 +130,7 @@ bad=$(echo "$rows" | awk '{ for (i = NF - 1; i <= NF; i++)
 	if ($i !~ /^[0-9]+(\.[0-9]+)?(\/[0-9]+)?$/) { print; break } }')
 [ -z "$bad" ] || fail "cells without figures: $bad"
 # bulk figures are positive; the slow phase's may round to 0.000: vqpair's default zerocopy
-# behind a slow consumer crawls (the README's bench table), and 2 s is short
+# behind a slow consumer crawls (docs/bench.md's table), and 2 s is short
 zero=$(echo "$rows" | awk '$2 != "slow" && $(NF - 2) == "Gbit/s" && ($(NF - 1) + 0 <= 0 || $NF + 0 <= 0)')
 [ -z "$zero" ] || fail "zero throughput: $zero"
 ok "every cell of the table has a figure ($n rows)"
