@@ -58,7 +58,7 @@ check-vm: all tools kmod-spec-check
 	@tests/vm/run.sh $(VQ_KERNELS)
 
 bench-vm: all tools
-	@tests/bench/vm_vqpair.sh $(VQ_BENCH_KERNEL)
+	@VQ_BENCH_KERNEL="$(VQ_BENCH_KERNEL)" tests/bench/vm_vqpair.sh
 
 bench-scen: all tools
-	@tests/bench/vm_scenarios.sh $(VQ_BENCH_KERNEL)
+	@VQ_BENCH_KERNEL="$(VQ_BENCH_KERNEL)" tests/bench/vm_scenarios.sh

@@ -310,7 +310,7 @@ need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
 need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
 need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
 need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
-need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "(a nice(1) value: a negative one would put vqtuned before the workload)"
+need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "a nice(1) value; a negative one would put vqtuned before the workload"
 need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
 need_words VQ_BENCH_SCENS "$(case_labels measure)"
 need_words VQ_BENCH_GRID "$(case_labels apply_set)"
@@ -323,7 +323,7 @@ done
 # both CPUs F and B among the guest's vCPUs (taskset -c in the guest)
 pin=${VQ_BENCH_PIN:-none}
 if [ "$pin" != none ]; then
-	# no leading zero: taskset would take 01, this check and the README speak of 0..1
+	# no leading zero: taskset would take 01, this check and its refusal speak of 0..1
 	if ! [[ $pin =~ ^(0|[1-9][0-9]{0,2}):(0|[1-9][0-9]{0,2})$ ]] ||
 		[ "${BASH_REMATCH[1]}" -ge $VM_QEMU_SMP ] ||
 		[ "${BASH_REMATCH[2]}" -ge $VM_QEMU_SMP ]; then

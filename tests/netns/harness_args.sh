@@ -1,7 +1,8 @@
 #!/bin/bash
-# tests/vm/run.sh and tests/bench/vm_scenarios.sh refuse a bad option, kernel tag or setting
-# by name, exit 2, before they lock, fetch, build or boot anything (VQ_BENCH_TICK_MS=abc had
-# failed only inside the guest, after the whole sweep; a bad tag only after the VM lock).
+# tests/vm/run.sh, tests/bench/vm_scenarios.sh and tests/bench/vm_vqpair.sh refuse a bad
+# option, kernel tag or setting by name, exit 2, before they lock, fetch, build or boot
+# anything (VQ_BENCH_TICK_MS=abc had failed only inside the guest, after the whole sweep; a
+# bad tag only after the VM lock).
 # Every run gets an empty VQ_CACHE that must stay empty: a check made after vm_lock leaves
 # the lock file there, one made after the fetch or boot a kernel or a console log. No VM is
 # booted here: a script that got past its checks is stopped by the timeout, still fetching.
@@ -134,6 +135,9 @@ check "vm_scenarios VQ_BENCH_QDISC=fq" \
 check "vm_scenarios VQ_BENCH_LINE_MBIT=100001" "2 vm_scenarios: VQ_BENCH_LINE_MBIT must be a\
  whole number in 0..100000 (Mbit/s, 0: no line rate), not '100001' files=0" \
 	"$(scen VQ_BENCH_LINE_MBIT=100001)"
+check "vm_scenarios VQ_BENCH_NICE=-1" "2 vm_scenarios: VQ_BENCH_NICE must be a whole number in\
+ 0..19 (a nice(1) value; a negative one would put vqtuned before the workload), not '-1' files=0" \
+	"$(scen VQ_BENCH_NICE=-1)"
 check "vm_scenarios --check takes good settings" "0  files=0" \
 	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \
@@ -191,4 +195,22 @@ check "--table with a tag" "2 vm_scenarios: --table FILE takes no other argument
 	"$(scen -- --table "$VQ_TMP/t.cells" 7)"
 check "--table without FILE" "2 vm_scenarios: --table needs a FILE of bench lines files=0" \
 	"$(scen -- --table)"
+# ---- tests/bench/vm_vqpair.sh (make bench-vm) ----
+vqp() { refused tests/bench/vm_vqpair.sh "$@"; }
+check "vm_vqpair bad tag" "2 vm_vqpair: KERNEL_TAG must be one of $TAGS, not '5.10' files=0" \
+	"$(vqp -- 5.10)"
+check "vm_vqpair bad VQ_BENCH_KERNEL" \
+	"2 vm_vqpair: VQ_BENCH_KERNEL must be one of $TAGS, not '9' files=0" \
+	"$(vqp VQ_BENCH_KERNEL=9)"
+check "vm_vqpair two tags" "2 vm_vqpair: one KERNEL_TAG at most, not '7 6.1' files=0" \
+	"$(vqp -- 7 6.1)"
+
+# ---- make bench-scen / bench-vm VQ_BENCH_KERNEL=9: the refusal names the make variable the
+# user set, not the scripts' KERNEL_TAG argument
+for t in bench-scen bench-vm; do
+	env VQ_CACHE="$VQ_TMP/cache" timeout "$REFUSE_TIMEOUT_S" make -s -C "$ROOT" "$t" \
+		VQ_BENCH_KERNEL=9 > "$VQ_TMP/out" 2>&1
+	check "make $t VQ_BENCH_KERNEL=9: refused by the variable's name" 1 \
+		"$(grep -c "^vm_[a-z]*: VQ_BENCH_KERNEL must be one of $TAGS, not '9'$" "$VQ_TMP/out")"
+done
 vq_done

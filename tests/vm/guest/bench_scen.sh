@@ -45,12 +45,12 @@ RUNS=${VQ_BENCH_RUNS:-3}
 # vqtuned's warm-up under the scenario's traffic before the measured window
 WARM_S=${VQ_BENCH_WARMUP_S:-25}
 # vqtuned tick: the daemon's default (1 s, as systemd/vqtuned.service runs it), which gives
-# the controllers ~25 decisions in the warm-up. At 200 ms, vqtuned's own sampling (~3 ms of
-# a TCG vCPU per tick) alone read 1.9x the default's rr p99 with the observe policy; at 1 s,
-# 1.01x.
+# the controllers ~25 decisions in the warm-up. At 200 ms, vqtuned's own sampling (a few ms
+# of a TCG vCPU per tick, docs/bench.md "Sampling cost") alone read 1.9x the default's rr p99
+# with the observe policy; at 1 s, 1.01x.
 TICK_MS=${VQ_BENCH_TICK_MS:-1000}
 # vqtuned's nice value: 0, as systemd/vqtuned.service runs it. Nice 10 was tried for rr's
-# p99 (sampling's ~13 ms of a TCG vCPU a tick sits on the ping-pong's vCPUs) and bought
+# p99 (each tick's sampling, a few ms of a TCG vCPU, sits on the ping-pong's vCPUs) and bought
 # nothing: rr (c)/(a) read 1.20 at nice 10 (noise 0.07) and 1.13 at nice 0 (noise 0.29), 5
 # runs each, both inside the spread of the default columns themselves
 NICE=${VQ_BENCH_NICE:-0}
