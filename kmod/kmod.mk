@@ -10,7 +10,7 @@
 #   make bench-scen   the live-traffic table: rr, bulk, rr under bulk, zerocopy with a slow
 #                     consumer, each with default knobs, the best static setting of a
 #                     small sweep, and vqtuned (balanced.json); tests/bench/vm_scenarios.sh
-#                     (VQ_BENCH_S, VQ_BENCH_RUNS, ...); ~41 min under TCG
+#                     (VQ_BENCH_S, VQ_BENCH_RUNS, ...); ~57 min under TCG
 #   make kmod-sparse  the module through sparse (C=1) for every test kernel
 #   make kmod-spec-check  include/vqpair.h against kmod/vqpair.spec
 # VQ_KERNELS: test kernel tags, see scripts/kernels.sh. VQ_TESTS=t_a,t_b runs a subset.
