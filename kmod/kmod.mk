@@ -5,7 +5,8 @@
 #                     (/lib/modules/$(uname -r)/build), otherwise for every test kernel in
 #                     VQ_KERNELS, fetched into .cache/kernels by scripts/kernels.sh
 #   make check-vm     boot each test kernel under QEMU (TCG) and run tests/vm/guest/t_*.sh;
-#                     last line "vm: N passed, N failed, N skipped", non-zero exit on any failure
+#                     last line "vm: N passed, N failed, N skipped", then any failures by
+#                     name, "(failed: [TAG] TEST ...)"; non-zero exit on any failure
 #   make bench-vm     vqpair vs veth TCP throughput in the same guest, and their ratio
 #   make bench-scen   the live-traffic table: rr, bulk, rr under bulk, zerocopy with a slow
 #                     consumer, each with default knobs, the best static setting of a

@@ -13,8 +13,8 @@
 # A bad option, tag or setting is refused by name before anything is locked, built or
 # booted: one "vm: ..." line and the usage on stderr, exit 2.
 # Logs: .cache/vm/<tag>/console.log (full console), dmesg.log. Prints
-# "vm: N passed, N failed, N skipped" last (each skip is named on its kernel's line); exits
-# non-zero on any failure.
+# "vm: N passed, N failed, N skipped" last (each skip is named on its kernel's line), and
+# after it "(failed: [TAG] TEST ...)" naming every failure; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
@@ -86,6 +86,7 @@ why=$(vm_nic_argv "${VQ_QEMU_NICS:-none}" 2>&1) ||
 		"once, not '$VQ_QEMU_NICS': ${why#vm: }"
 [ $check = 1 ] && exit 0
 passed=0 failed=0 skipped=0
+failures=""	# "[tag] test" of every failure, repeated on the last line
 
 # boot_guest APPEND: one guest run into $out/console.log. A crash before /init runs is
 # TCG's, not the module's (7.x guests sometimes die on an int3 while the kernel patches its
@@ -128,7 +129,7 @@ vm_build_ctl || { echo "vm: 0 passed, 1 failed, 0 skipped"; exit 1; }
 
 for tag in "${tags[@]}"; do
 	t0=$(date +%s)
-	vm_prepare "$tag" || { failed=$((failed + 1)); continue; }
+	vm_prepare "$tag" || { failed=$((failed + 1)) failures+=" [$tag] prepare"; continue; }
 	out=$VM_OUT
 	append="console=ttyS0 panic=-1 oops=panic quiet"
 	[ -n "${VQ_TESTS:-}" ] && append+=" vqtests=$VQ_TESTS"
@@ -136,7 +137,7 @@ for tag in "${tags[@]}"; do
 	[ -n "${VQ_VM_APPEND:-}" ] && append+=" $VQ_VM_APPEND"
 	t1=$(date +%s)
 	rm -f "$out/console.int3.log"
-	boot_guest "$append" || { failed=$((failed + 1)); continue; }
+	boot_guest "$append" || { failed=$((failed + 1)) failures+=" [$tag] boot"; continue; }
 	# TCG's int3 oops (vm_tcg_int3_oops) is not the module's: the tests not yet reported,
 	# the interrupted one first, run once more in a fresh guest. Both consoles are kept and
 	# both summaries printed; the interrupted test counts once. With none left (the oops
@@ -153,7 +154,7 @@ for tag in "${tags[@]}"; do
 		mv "$out/console.log" "$out/console.int3.log"
 		echo "[$tag] guest hit TCG's int3 text-patch oops (console.int3.log); rerunning $rest"
 		boot_guest "${append/ vqtests=${VQ_TESTS:-}/} vqtests=$rest" ||
-			{ failed=$((failed + 1)); continue; }
+			{ failed=$((failed + 1)) failures+=" [$tag] reboot"; continue; }
 	fi
 	t2=$(date +%s)
 	summarize "$out/console.log"
@@ -163,8 +164,9 @@ for tag in "${tags[@]}"; do
 	if ! grep -q '^VQ-END' "$out/console.log"; then
 		echo "[$tag] guest did not finish (timeout ${timeout_s}s or panic); tail of console:"
 		tail -30 "$out/console.log"
-		f=$((f + 1))
+		f=$((f + 1)) failures+=" [$tag] unfinished"
 	fi
+	failures+=$(results | awk -v t="$tag" '/ FAIL/ { printf " [%s] %s", t, $2 }')
 	sk=$(results | awk '/ SKIP/ { printf " %s", $2 }')
 	echo "[$tag] $p passed, $f failed, $k skipped${sk:+ (}${sk# }${sk:+)};" \
 		"fetch+build $((t1 - t0))s, boot+tests $((t2 - t1))s"
@@ -172,5 +174,5 @@ for tag in "${tags[@]}"; do
 	failed=$((failed + f))
 	skipped=$((skipped + k))
 done
-echo "vm: $passed passed, $failed failed, $skipped skipped"
+echo "vm: $passed passed, $failed failed, $skipped skipped${failures:+ (failed:}$failures${failures:+)}"
 [ $failed -eq 0 ]
