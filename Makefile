@@ -62,10 +62,11 @@ $(BUILD)/ctl/%.o: ctl/%.c $(wildcard ctl/*.h include/*.h)
 $(BUILD)/vqtuned: $(DAEMON_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(call pkglibs,$(DAEMON_PKGS)) -lm
 
-# the CLI names a bad policy file in the daemon's words (apierr_json_text_fault()) and reads
-# a token file by the daemon's rule (token_read())
+# the CLI names a bad policy file in the daemon's words (apierr_json_text_fault()), at the
+# daemon's place in it (policy_text_pos()), and reads a token file by the daemon's rule
+# (token_read())
 $(BUILD)/vqtunectl: $(CTL_OBJS) $(BUILD)/daemon/apierr.o $(BUILD)/daemon/util.o \
-		    $(BUILD)/daemon/token.o
+		    $(BUILD)/daemon/token.o $(BUILD)/daemon/policy_pos.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(call pkglibs,$(CTL_PKGS)) -lm
 
 # ---- unit tests (cmocka). tests/unit/unit.mk lists each test and what it links.

@@ -302,6 +302,42 @@ out:
 	return ret;
 }
 
+/*
+ * VALUE beyond the API's integer (2^63-1): named against KNOB's own range and unit on DEV
+ * when the daemon tells them (GET /v1/devices/{dev}, the first instance of that name),
+ * against the integer's range otherwise. A usage error (2) either way.
+ */
+static int ctl_set_value_error(struct ctl_conn *c, const char *dev, const char *knob,
+			       const char *arg, int err)
+{
+	char unit[CTL_RANGE_ERROR_BYTES], *path = NULL;
+	json_t *r = NULL, *k;
+	uint64_t lo = 0, hi = CTL_JSON_INT_MAX;
+	size_t i;
+	int ret;
+
+	snprintf(unit, sizeof(unit), "%s's unit", knob);
+	if (err == -ERANGE && *dev && asprintf(&path, "/v1/devices/%s", dev) >= 0 &&
+	    !ctl_request_quiet(c, path, &r)) {
+		json_array_foreach(json_object_get(r, "knobs"), i, k) {
+			json_t *mn = json_object_get(k, "min"), *mx = json_object_get(k, "max");
+			const char *u = json_string_value(json_object_get(k, "unit"));
+
+			if (strcmp(json_string_value(json_object_get(k, "name")) ?: "", knob) ||
+			    !json_is_integer(mn) || !json_is_integer(mx))
+				continue;
+			lo = (uint64_t)json_integer_value(mn);
+			hi = (uint64_t)json_integer_value(mx);
+			snprintf(unit, sizeof(unit), "%s of %s on %s", u ? u : "?", knob, dev);
+			break;
+		}
+	}
+	ret = ctl_u64_error("set", "VALUE", arg, err, lo, hi, unit);
+	json_decref(r);
+	free(path);
+	return ret;
+}
+
 int cmd_set(struct ctl_conn *c, int argc, char **argv)
 {
 	struct ctl_set_opts o = { .allow_disruptive = true };
@@ -322,13 +358,8 @@ int cmd_set(struct ctl_conn *c, int argc, char **argv)
 				       n == 1 ? "KNOB VALUE" : "VALUE");
 	/* json_int_t is signed 64-bit: larger values go as reals would lose digits */
 	err = ctl_parse_u64_range(pos[2], 0, CTL_JSON_INT_MAX, &v);
-	if (err) {
-		char unit[CTL_RANGE_ERROR_BYTES];
-
-		/* the knob's own range is the daemon's to check; this is the API's integer */
-		snprintf(unit, sizeof(unit), "%s's unit", pos[1]);
-		return ctl_u64_error("set", "VALUE", pos[2], err, 0, CTL_JSON_INT_MAX, unit);
-	}
+	if (err)
+		return ctl_set_value_error(c, pos[0], pos[1], pos[2], err);
 	body = json_pack("{s:I}", "value", (json_int_t)v);
 	if (body && o.has_queue)
 		json_object_set_new(body, "queue", json_integer((json_int_t)o.queue));

@@ -10,6 +10,7 @@
 
 #include "apierr.h"
 #include "ctl.h"
+#include "policy.h"
 
 #define CTL_POLICY_PATH	VQ_API_PREFIX "/policy"
 /* a file fault's message: one short sentence */
@@ -151,9 +152,14 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 		fprintf(stderr, CTL_PROG ": %s%s: %s\n", file, where, msg);
 		ret = VQ_EXIT_USAGE;
 	} else if (!json_is_object(root)) {
-		/* vqtuned -C's words (policy.c) */
-		fprintf(stderr, CTL_PROG ": %s: a policy is a JSON object, not %s\n", file,
-			apierr_json_type(root));
+		int line, column;
+
+		/* vqtuned -C's words (policy.c), at its place: where the value begins */
+		where[0] = 0;
+		if (!policy_text_pos(text, len, NULL, NULL, 0, false, &line, &column))
+			snprintf(where, sizeof(where), ":%d:%d", line, column);
+		fprintf(stderr, CTL_PROG ": %s%s: a policy is a JSON object, not %s\n", file,
+			where, apierr_json_type(root));
 		ret = VQ_EXIT_USAGE;
 	} else if (len <= VQ_API_BODY_MAX_BYTES) {
 		/* vqtuned -C names standard input so */

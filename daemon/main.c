@@ -531,8 +531,13 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (ret) {
-			log_err("--netns %s: %s", o.netns[i],
-				ret == -EINVAL ? "not a valid namespace name" : strerror(-ret));
+			if (ret == -ENOENT)
+				log_err("--netns %s: /run/netns/%s does not exist (create it with "
+					"'ip netns add %s')", o.netns[i], o.netns[i], o.netns[i]);
+			else
+				log_err("--netns %s: %s", o.netns[i],
+					ret == -EINVAL ? "not a valid namespace name" :
+					strerror(-ret));
 			goto err_netns;
 		}
 	}

@@ -159,14 +159,18 @@ opt_case "policy set beyond a JSON integer" "vqtunectl: policy set: guard.hold_t
 opt_case "policy set 2^64" "'18446744073709551616' is too big for a JSON integer" \
 	policy set guard.hold_ticks 18446744073709551616
 # a number out of range: one wording for every option and VALUE, naming it, the value and
-# the range with its unit (VALUE's is the knob's; the daemon checks the knob's own range)
+# the range with its unit. VALUE beyond the API's integer gets the knob's own range and
+# unit from the daemon; on a device the daemon does not know, the integer's (a smaller
+# VALUE is the daemon's to check, below)
 big=99999999999999999999	# more than 64 bits
 opt_case "set VALUE beyond 64 bits" \
-	"VALUE: '$big' is out of range [0, 9223372036854775807] (gro-flush-timeout's unit)" \
+	"VALUE: '$big' is out of range [0, 1000000000] (ns of gro-flush-timeout on $B:vb)" \
 	set "$B:vb" gro-flush-timeout "$big"
 opt_case "set VALUE beyond a JSON integer" "VALUE: '9223372036854775808' is out of range \
-[0, 9223372036854775807] (gro-flush-timeout's unit)" set "$B:vb" gro-flush-timeout \
+[0, 1000000000] (ns of gro-flush-timeout on $B:vb)" set "$B:vb" gro-flush-timeout \
 	9223372036854775808
+opt_case "set VALUE beyond 64 bits, unknown device" "VALUE: '$big' is out of range \
+[0, 9223372036854775807] (gro-flush-timeout's unit)" set "$B:nosuch" gro-flush-timeout "$big"
 opt_case "set --queue beyond 64 bits" "--queue: '$big' is out of range [0, 1023] (queue index)" \
 	set "$B:vb" gro-flush-timeout 777 --queue "$big"
 opt_case "release --queue 1024" "--queue: '1024' is out of range [0, 1023] (queue index)" \

@@ -342,6 +342,15 @@ for bad in - .. a/b ""; do
 no '/', not '.', '..' or '-')" "$(cat "$VQ_TMP/tok.out")"
 done
 check_true "... nothing bound" test ! -e "$VQ_TMP/a.sock"
+# a well-formed name with no namespace behind it says where it looked and how to make one
+absent=vqtune-absent-$$
+timeout 10 "$VQTUNED" -s "$VQ_TMP/a.sock" -S "$VQ_TMP/absent.state" -n "$absent" \
+	>"$VQ_TMP/tok.out" 2>&1
+check "vqtuned -n ABSENT: exit code" 1 $?
+check_true "... names /run/netns/NAME and ip netns add" grep -qF -e \
+	"--netns $absent: /run/netns/$absent does not exist (create it with 'ip netns add $absent')" \
+	"$VQ_TMP/tok.out"
+check_true "... nothing bound" test ! -e "$VQ_TMP/a.sock"
 # the unit's --policy, then VQTUNED_OPTS' own: the later one is the policy in force
 "$VQTUNED" -s "$VQ_TMP/pp.sock" -S "$VQ_TMP/pp.state" -p "$VQ_ROOT/policies/balanced.json" \
 	--policy "$VQ_ROOT/policies/observe.json" >"$VQ_TMP/pp.log" 2>&1 &

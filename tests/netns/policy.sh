@@ -150,7 +150,9 @@ both_say() {
 }
 # a JSON text that is no object: both programs in the same words
 printf '[1]\n' >"$VQ_TMP/array.json"
-both_say array :1:1 "" "a policy is a JSON object, not an array"
+both_say array :1:1 :1:1 "a policy is a JSON object, not an array"
+printf '\n  [1,2]\n' >"$VQ_TMP/array2.json"
+both_say array2 :2:3 :2:3 "a policy is a JSON object, not an array"
 # a NUL escape in a string: the API's words, not jansson's (which name its JSON_ALLOW_NUL)
 printf '{"name":"x\\u0000y"}\n' >"$VQ_TMP/nul.json"
 both_say nul :1:11 :1:11 'NUL character (\u0000) in a string is not allowed'
