@@ -163,6 +163,12 @@ lab_expect_words() {
 LAB_STATUS_SETTLE_S=4
 PHASE_T=0
 
+# lab_measured_s LINES: the seconds of each phase its figures cover, as the workload
+# (tests/vm/guest/lab.sh) said on its first "LAB phase" line; "?" without one
+lab_measured_s() {
+	awk '$2 == "phase" && NF >= 6 { print $6; found = 1; exit } END { if (!found) print "?" }' "$1"
+}
+
 # lab_status_due NOW LAST: whether a status line is due at NOW (s) after one at LAST: every
 # STATUS_EVERY_S (the caller's), but not within LAB_STATUS_SETTLE_S of the phase start
 # PHASE_T (the caller sets it when a phase line comes), so a line's rates are its phase's

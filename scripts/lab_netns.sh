@@ -325,7 +325,7 @@ grep '^LAB ' "$TMP/lab.log" > "$TMP/lab.lines"
 # ---- the table ----------------------------------------------------------------------------
 echo
 echo "lab: results, kernel $(uname -r) (namespaces on this host), ${PHASE_S} s per phase (its last" \
-	"$((PHASE_S - PHASE_S / 4)) s measured);" \
+	"$(lab_measured_s "$TMP/lab.lines") s measured);" \
 	"default = vqtuned observing, active = vqtuned --policy $POLICY"
 sh "$TOP/scripts/lab_report.sh" "$TMP/lab.lines" $((PHASES_TOTAL * 2)) lab
 rc=$?

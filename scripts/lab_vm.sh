@@ -31,7 +31,8 @@
 # Guest -> host protocol (console lines, \r stripped):
 #   LAB pair KEY LABEL DEV_A DEV_B      a device pair (KEY vq, vn or ve: vqpair, virtio_net,
 #                                       veth), NETNS:NAME each; one line per pair at set-up
-#   LAB phase PASS PHASE SECONDS        a phase starts (PASS: default, active)
+#   LAB phase PASS PHASE SECONDS MEASURED  a phase starts (PASS: default, active); its
+#                                       last MEASURED seconds are in its figures
 #   LAB result PASS PAIR PHASE K=V...   gbps=, p50=, p99= (us); "-" when not measured
 #   LAB knob DEV KNOB INSTANCE ORIGINAL VALUE     a knob vqtuned left changed
 #   LAB knobs-read DEV                  DEV's knob table was read whole (after its knob lines)
@@ -329,7 +330,7 @@ T1=$(date +%s)
 lab_lines > "$TMP/lab.lines"
 echo
 echo "lab: results, kernel $TAG (TCG, 2 vCPUs), ${PHASE_S} s per phase (its last" \
-	"$((PHASE_S - PHASE_S / 4)) s measured);" \
+	"$(lab_measured_s "$TMP/lab.lines") s measured);" \
 	"default = vqtuned observing, active = vqtuned --policy $POLICY"
 # the table, the knobs, the restore verdict: shared with the namespace lab
 scripts/lab_report.sh "$TMP/lab.lines" $((PHASES_TOTAL * 2))

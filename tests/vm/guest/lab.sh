@@ -359,7 +359,7 @@ phase_slow() {
 run_pass() {
 	local ph p w o
 	for ph in $PHASES; do
-		echo "LAB phase $1 $ph $PHASE_S"
+		echo "LAB phase $1 $ph $PHASE_S $MEAS_S"
 		w=""
 		for p in vq $P2; do
 			o=$LTMP/lab/$1.$p.$ph
