@@ -154,12 +154,12 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 	} else if (!json_is_object(root)) {
 		int line, column;
 
-		/* vqtuned -C's words (policy.c), at its place: where the value begins */
+		/* vqtuned -C's words (policy.h), at its place: where the value begins */
 		where[0] = 0;
 		if (!policy_text_pos(text, len, NULL, NULL, 0, false, &line, &column))
 			snprintf(where, sizeof(where), ":%d:%d", line, column);
-		fprintf(stderr, CTL_PROG ": %s%s: a policy is a JSON object, not %s\n", file,
-			where, apierr_json_type(root));
+		fprintf(stderr, CTL_PROG ": %s%s: " POLICY_NOT_OBJECT_FMT "\n", file, where,
+			apierr_json_type(root));
 		ret = VQ_EXIT_USAGE;
 	} else if (len <= VQ_API_BODY_MAX_BYTES) {
 		/* vqtuned -C names standard input so */

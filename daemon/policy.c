@@ -496,7 +496,7 @@ int policy_validate_put(json_t *obj, const char *text, size_t len, const struct 
 	/* an unnamed policy is not the built-in one: do not let it pose as "observe" */
 	snprintf(out->name, sizeof(out->name), "custom");
 	if (!json_is_object(obj)) {
-		pfail(&c, false, 400, VQ_ERR_INVALID_FIELD, "a policy is a JSON object, not %s",
+		pfail(&c, false, 400, VQ_ERR_INVALID_FIELD, POLICY_NOT_OBJECT_FMT,
 		      obj ? jtype(obj) : "nothing");
 	} else if (policy_is_wrapper(obj)) {
 		/* what GET /v1/policy returns: errors name policy.<field>, at its position */

@@ -146,6 +146,12 @@ void policy_set_path(const char *path);
 const char *policy_path(void);
 
 /*
+ * What vqtuned (PUT /v1/policy, -C, SIGHUP) and vqtunectl policy load both say of a policy
+ * text that is valid JSON but not an object; %s is apierr_json_type()'s "an array", ...
+ */
+#define POLICY_NOT_OBJECT_FMT	"a policy is a JSON object, not %s"
+
+/*
  * policy_pos.c: where a field of a JSON text is. @seg: object keys, or NULL for an array
  * element with the index in @idx; @n segments. @at_key: the position of the last key
  * rather than of its value. Scans strings with escapes and nesting; jansson still parses.
