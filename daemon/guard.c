@@ -6,7 +6,9 @@
  * A law only says where a knob should go; the guard decides whether it goes now and how far:
  * nothing moves on an invalid interval or a pinned knob; a step that made the law's objective
  * worse is undone once, then steps that way hold (the law may still move the other way); a
- * knob that reverses direction too often in a window holds and says so; steps are bounded by a factor (or an absolute amount, so a knob
+ * knob that reverses direction too often in a window holds and says so (a law's retreat from
+ * a step it rejected still goes first: the hold keeps the law's base, not its failed probe);
+ * steps are bounded by a factor (or an absolute amount, so a knob
  * can leave 0) and by the policy's range; a step inside the hysteresis band is noise;
  * disruptive knobs (ring sizes) move only with the policy's consent. guard_tick() runs one
  * law's tick over all its knobs and judges a step only when it was the queue's one change in
@@ -160,6 +162,7 @@ int law_propose(struct law_step *out, enum law_knob k, int64_t old_value, int64_
 	out->old_value = old_value;
 	out->new_value = new_value;
 	out->evaluate = evaluate;
+	out->retreat = false;
 	va_start(ap, fmt);
 	vreason(out->reason, fmt, ap);
 	va_end(ap);
@@ -173,6 +176,7 @@ int law_hold(struct law_step *out, const char *fmt, ...)
 	out->knob = LK_NONE;
 	out->old_value = out->new_value = 0;
 	out->evaluate = false;
+	out->retreat = false;
 	va_start(ap, fmt);
 	vreason(out->reason, fmt, ap);
 	va_end(ap);
@@ -292,6 +296,7 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 	enum guard_verdict v;
 	uint32_t rev_max;
 	int64_t nv;
+	bool osc;
 	int dir;
 
 	law_hold(out, "no step proposed");
@@ -329,8 +334,9 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 	/* the ring remembers GUARD_REV_MAX reversals: a bigger allowance could never trip */
 	rev_max = pol->osc_reversals_max < GUARD_REV_MAX ? pol->osc_reversals_max :
 		GUARD_REV_MAX - 1;
-	if (g->last_dir && dir != g->last_dir &&
-	    guard_reversals(g, in->tick, pol->osc_window_ticks) + 1 > rev_max) {
+	osc = g->last_dir && dir != g->last_dir &&
+		guard_reversals(g, in->tick, pol->osc_window_ticks) + 1 > rev_max;
+	if (osc && !want->retreat) {
 		guard_hold_for(g, GUARD_HOLD_OSCILLATION, in->tick, pol->hold_ticks, 0);
 		return guard_hold(out, want, "held %s: oscillating, %u reversals in %u ticks",
 				  name, guard_reversals(g, in->tick, pol->osc_window_ticks) + 1,
@@ -339,7 +345,21 @@ enum guard_verdict guard_review(struct guard_knob *g, const struct law_step *wan
 	*out = *want;
 	out->old_value = in->value;
 	out->new_value = nv;
+	if (osc) {
+		/*
+		 * A retreat (the law undoing a step it rejected) that trips the detector still
+		 * goes, and the hold starts after it: held on the probe, a busyloop spun all
+		 * hold long at a value its law had just found did not pay (bench: the next
+		 * search, 16 ticks after a 7-reversal one, tripped at its first way back).
+		 */
+		snprintf(cause, sizeof(cause), "; then held: oscillating, %u reversals in %u ticks",
+			 guard_reversals(g, in->tick, pol->osc_window_ticks) + 1,
+			 pol->osc_window_ticks);
+		strncat(out->reason, cause, sizeof(out->reason) - strlen(out->reason) - 1);
+	}
 	guard_note_dir(g, dir, in->tick);
+	if (osc)
+		guard_hold_for(g, GUARD_HOLD_OSCILLATION, in->tick, pol->hold_ticks, 0);
 	g->eval_pending = want->evaluate && !isnan(in->cost);
 	g->eval_old = in->value;
 	g->eval_new = nv;

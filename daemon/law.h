@@ -175,6 +175,12 @@ struct law_step {
 	enum law_knob knob;		/* LK_NONE: hold */
 	int64_t old_value, new_value;
 	bool evaluate;			/* the guard may roll it back if the cost worsens */
+	/*
+	 * The law undoes its own last step, which it judged did not pay (a search's way back
+	 * to its base): the oscillation guard lets it through and holds after it, so a hold
+	 * never strands the knob on a probe the law has already rejected.
+	 */
+	bool retreat;
 	struct law_learn learn;		/* copy into law_state.learn after every call */
 	char reason[LAW_REASON_MAX];
 };

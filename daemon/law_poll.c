@@ -43,7 +43,10 @@
  * its slope at 0, W p, exceeds 1. Both: no spin pays while W p <= 1. Clustered arrivals can
  * beat that bound, which is why a first search, and a rate that rises past it, still probe.
  * Stability: each search is finite (log2(step / band) halvings) and settled values only move
- * on a context change.
+ * on a context change. A way back from a probe that did not pay is a retreat
+ * (law_step.retreat): when a second search soon after a first trips the guard's oscillation
+ * detector (a search from 0 makes up to 7 reversals), that way back is still written and the
+ * hold starts at the base, not on the rejected probe.
  *
  * Backend-weight law (vqpair; vhost_net's VHOST_NET_PKT_WEIGHT): the backend worker serves
  * the TX ring in turns of at most W packets with bottom halves off, and whatever else waits
@@ -374,6 +377,13 @@ static bool bl_paid(const struct law_learn *l, int64_t s, double h, double hit_v
 	return hit_value_us * dh - ds_us * (1 - fmin(h, l->bl_base_hit)) > 0;
 }
 
+/* A way back to the search's base from a probe that did not pay: the guard lets it pass. */
+static int bl_retreat(struct law_step *out, int ret)
+{
+	out->retreat = true;
+	return ret;
+}
+
 static int poll_busyloop(const struct law_state *st, const struct law_signals *sig,
 			 const struct law_policy *pol, struct law_learn *l, struct law_step *out)
 {
@@ -382,9 +392,9 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 	double w_us = (double)pol->busyloop_hit_value_ns / NS_PER_US;
 
 	if (s == l->bl_failed_us && s != l->bl_base_us)	/* the guard held our way back */
-		return law_propose(out, LK_BUSYLOOP_US, s, l->bl_base_us, false,
-				   "busyloop %lld us did not pay: back to %lld us", (long long)s,
-				   (long long)l->bl_base_us);
+		return bl_retreat(out, law_propose(out, LK_BUSYLOOP_US, s, l->bl_base_us, false,
+				  "busyloop %lld us did not pay: back to %lld us", (long long)s,
+				  (long long)l->bl_base_us));
 	if (l->bl_settled)
 		l->bl_quiet_ticks++;
 	if (l->bl_settled && !bl_context_moved(l, s, h, pps))
@@ -424,10 +434,10 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 		} else {
 			bl_halve(l, pol);
 		}
-		return law_propose(out, LK_BUSYLOOP_US, s, base, false,
-				   "busyloop %lld -> %lld us did not pay: hit %.2f -> %.2f, a hit "
-				   "worth %.0f us: back", (long long)base, (long long)s,
-				   l->bl_base_hit, h, w_us);
+		return bl_retreat(out, law_propose(out, LK_BUSYLOOP_US, s, base, false,
+				  "busyloop %lld -> %lld us did not pay: hit %.2f -> %.2f, a hit "
+				  "worth %.0f us: back", (long long)base, (long long)s,
+				  l->bl_base_hit, h, w_us));
 	}
 	while (!l->bl_settled) {
 		next = law_clamp(pol, LK_BUSYLOOP_US, (double)(l->bl_base_us + l->bl_step_us));

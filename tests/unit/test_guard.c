@@ -184,6 +184,45 @@ static void test_oscillation_holds(void **state)
 				    1.0), GUARD_APPLY);
 }
 
+/*
+ * The same flap, but each way down is the law's retreat from a step it rejected: the
+ * reversal that trips the detector is applied (back to 50) and the hold starts after it.
+ */
+static void test_oscillation_retreat_goes(void **state)
+{
+	struct fix f;
+	enum guard_verdict v;
+	uint64_t tick = 1;
+	int i, applied = 0;
+
+	fix_init(&f, LK_RX_USECS, 50);
+	f.pol.rollback_worse = INFINITY;
+	for (i = 0; i < 20; i++, tick += f.pol.cooldown_ticks) {
+		law_propose(&f.want, f.in.knob, f.in.value, f.in.value == 50 ? 100 : 50, true,
+			    "test step");
+		f.want.retreat = f.in.value == 100;
+		f.in.tick = tick;
+		v = guard_review(&f.g, &f.want, &f.in, &f.pol, &f.out);
+		if (v != GUARD_APPLY)
+			break;
+		fix_apply(&f, v);
+		applied++;
+		if (strstr(f.out.reason, "then held"))
+			break;
+	}
+	/* reversals 1..8 pass, the 9th is a way back: it goes, and says it holds after */
+	assert_int_equal(v, GUARD_APPLY);
+	assert_int_equal(applied, f.pol.osc_reversals_max + 2);
+	assert_int_equal(f.in.value, 50);
+	assert_non_null(strstr(f.out.reason, "test step; then held: oscillating, 9 reversals in "
+			       "32 ticks"));
+	/* then every step holds, the way up as well, for hold_ticks */
+	tick += f.pol.cooldown_ticks;
+	assert_int_equal(fix_review(&f, 100, tick, 1.0), GUARD_HOLD);
+	assert_non_null(strstr(f.out.reason, "it reversed direction too often (oscillation)"));
+	assert_int_equal(f.out.new_value, 50);
+}
+
 /* a hold the decide stage starts (a failed write, a throughput-floor rollback) names itself */
 static void test_hold_names_cause(void **state)
 {
@@ -359,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_rollback_holds_one_direction),
 		cmocka_unit_test(test_no_rollback_when_not_worse),
 		cmocka_unit_test(test_oscillation_holds),
+		cmocka_unit_test(test_oscillation_retreat_goes),
 		cmocka_unit_test(test_hold_names_cause),
 		cmocka_unit_test(test_pinned_no_step),
 		cmocka_unit_test(test_disruptive_needs_consent),

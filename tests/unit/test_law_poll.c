@@ -416,6 +416,59 @@ static void test_busyloop_idle_backoff(void **state)
 }
 
 /*
+ * The bench's strand (bulk under TCG, rr under bulk): spins hit a little but never pay
+ * (1% of gaps under 50 us: W dh/ds = 0.02 < 1 - h), and the rate rises 3x for good just
+ * as the first search from 0 (8, 4, 2, 1 us, each taken back: 7 reversals) ends. The next
+ * search, 16 ticks on, is inside the oscillation guard's 32-tick window, and its first way
+ * back is the 9th reversal. Held there, busyloop spun at 8 us for the guard's 30 hold ticks; a way back
+ * is a retreat, which the guard lets through and holds after: no probe stands longer than
+ * its cooldown and its judging tick, and every spin the law tried is taken back.
+ */
+#define BL_STRAND_TICKS		120
+#define BL_STRAND_STEP		16
+
+static void test_busyloop_retreat_not_stranded(void **state)
+{
+	static struct loop l;
+	struct law_signals sig;
+	struct law_step want, done[LK_NUM], held;
+	struct phase ph = { "rare hits", 50e3 * 1500, 1500, 0.01, 50 };
+	uint32_t t, run = 0, longest = 0, trips = 0;
+	int i, n;
+
+	(void)state;
+	loop_init(&l);
+	l.st.knob[LK_BUSYLOOP_US] = 0;
+	for (t = 0; t < BL_STRAND_TICKS; t++) {
+		ph.bytes_per_s = t < BL_STRAND_STEP ? 50e3 * 1500 : 150e3 * 1500;
+		loop_phase(&l, &ph);
+		l.plant.busyloop_us = l.st.knob[LK_BUSYLOOP_US];
+		plant_poll_run(&l.plant, TICK_NS, &sig);
+		n = loop_decide(&l, &sig, &want, done, &held);
+		for (i = 0; i < n; i++)
+			if (strstr(done[i].reason, "; then held: oscillating")) {
+				trips++;
+				assert_true(done[i].retreat);
+				assert_int_equal(done[i].new_value, 0);
+			}
+		if (getenv("LAW_TRACE"))
+			printf("t%u bl %lld pps %.0f hit %.4f | %s | %s\n", t,
+			       (long long)l.st.knob[LK_BUSYLOOP_US], sig.rx_packets_per_s,
+			       sig.busyloop_hits_per_s / sig.rx_packets_per_s,
+			       n ? done[0].reason : want.reason, held.reason);
+		run = l.st.knob[LK_BUSYLOOP_US] ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	printf("busyloop rare hits, rate up 3x: %u oscillation trip(s) on a way back, "
+	       "longest spin %u ticks in %u\n", trips, longest, BL_STRAND_TICKS);
+	/* the scenario reaches the trip it is about */
+	assert_true(trips >= 1);
+	assert_true(longest <= l.pol.cooldown_ticks + 1);
+	assert_int_equal(l.st.knob[LK_BUSYLOOP_US], 0);
+}
+
+/*
  * Ping-pong (request/response alone): one packet per round trip of ~150 us, the TX rate
  * swinging 2x as a run warms up (3k <-> 6.5k/s every 8 ticks). No spin under the 150 us gap
  * hits, and with a hit worth W = 100 us no spin can pay (W p = 0.65 <= 1): after the first
@@ -761,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_busyloop),
 		cmocka_unit_test(test_busyloop_jitter),
 		cmocka_unit_test(test_busyloop_idle_backoff),
+		cmocka_unit_test(test_busyloop_retreat_not_stranded),
 		cmocka_unit_test(test_busyloop_spikes_hold),
 		cmocka_unit_test(test_busyloop_clamped_probe_not_repeated),
 		cmocka_unit_test(test_busyloop_pingpong_no_reprobe),
