@@ -155,25 +155,43 @@ static void test_no_rollback_when_not_worse(void **state)
 	assert_int_equal(guard_review(&f.g, &f.want, &f.in, &f.pol, &f.out), GUARD_NONE);
 }
 
+/*
+ * Flap @f's knob 50 <-> 100 every cooldown from *@tick, each way down a law's retreat when
+ * @retreat_down, until a step does not apply or an applied one says it holds after it.
+ * Returns the steps applied; *@tick is the last review's tick, *@v its verdict.
+ */
+static int fix_flap(struct fix *f, bool retreat_down, uint64_t *tick, enum guard_verdict *v)
+{
+	int i, applied = 0;
+
+	for (i = 0; i < 20; i++, *tick += f->pol.cooldown_ticks) {
+		law_propose(&f->want, f->in.knob, f->in.value, f->in.value == 50 ? 100 : 50, true,
+			    "test step");
+		f->want.retreat = retreat_down && f->in.value == 100;
+		f->in.tick = *tick;
+		f->in.cost = 1.0;
+		*v = guard_review(&f->g, &f->want, &f->in, &f->pol, &f->out);
+		if (*v != GUARD_APPLY)
+			break;
+		fix_apply(f, *v);
+		applied++;
+		if (strstr(f->out.reason, "then held"))
+			break;
+	}
+	return applied;
+}
+
 static void test_oscillation_holds(void **state)
 {
 	struct fix f;
 	enum guard_verdict v;
 	uint64_t tick = 1;
-	int i, applied = 0;
 
 	fix_init(&f, LK_RX_USECS, 50);
 	f.pol.rollback_worse = INFINITY;	/* judge oscillation only */
 	/* flap 50 <-> 100 every cooldown: reversals 1..8 pass, the 9th holds */
-	for (i = 0; i < 20; i++, tick += f.pol.cooldown_ticks) {
-		v = fix_review(&f, f.in.value == 50 ? 100 : 50, tick, 1.0);
-		if (v != GUARD_APPLY)
-			break;
-		fix_apply(&f, v);
-		applied++;
-	}
+	assert_int_equal(fix_flap(&f, false, &tick, &v), f.pol.osc_reversals_max + 1);
 	assert_int_equal(v, GUARD_HOLD);
-	assert_int_equal(applied, f.pol.osc_reversals_max + 1);
 	assert_non_null(strstr(f.out.reason, "oscillating, 9 reversals in 32 ticks"));
 	/* held for hold_ticks, in either direction, and the hold says it was the oscillation */
 	assert_int_equal(fix_review(&f, f.in.value * 2, tick + 2, 1.0), GUARD_HOLD);
@@ -193,26 +211,12 @@ static void test_oscillation_retreat_goes(void **state)
 	struct fix f;
 	enum guard_verdict v;
 	uint64_t tick = 1;
-	int i, applied = 0;
 
 	fix_init(&f, LK_RX_USECS, 50);
 	f.pol.rollback_worse = INFINITY;
-	for (i = 0; i < 20; i++, tick += f.pol.cooldown_ticks) {
-		law_propose(&f.want, f.in.knob, f.in.value, f.in.value == 50 ? 100 : 50, true,
-			    "test step");
-		f.want.retreat = f.in.value == 100;
-		f.in.tick = tick;
-		v = guard_review(&f.g, &f.want, &f.in, &f.pol, &f.out);
-		if (v != GUARD_APPLY)
-			break;
-		fix_apply(&f, v);
-		applied++;
-		if (strstr(f.out.reason, "then held"))
-			break;
-	}
 	/* reversals 1..8 pass, the 9th is a way back: it goes, and says it holds after */
+	assert_int_equal(fix_flap(&f, true, &tick, &v), f.pol.osc_reversals_max + 2);
 	assert_int_equal(v, GUARD_APPLY);
-	assert_int_equal(applied, f.pol.osc_reversals_max + 2);
 	assert_int_equal(f.in.value, 50);
 	assert_non_null(strstr(f.out.reason, "test step; then held: oscillating, 9 reversals in "
 			       "32 ticks"));
