@@ -420,9 +420,10 @@ static void test_busyloop_idle_backoff(void **state)
  * (1% of gaps under 50 us: W dh/ds = 0.02 < 1 - h), and the rate rises 3x for good just
  * as the first search from 0 (8, 4, 2, 1 us, each taken back: 7 reversals) ends. The next
  * search, 16 ticks on, is inside the oscillation guard's 32-tick window, and its first way
- * back is the 9th reversal. Held there, busyloop spun at 8 us for the guard's 30 hold ticks; a way back
- * is a retreat, which the guard lets through and holds after: no probe stands longer than
- * its cooldown and its judging tick, and every spin the law tried is taken back.
+ * back is the 9th reversal. Held there, busyloop spun at 8 us for the guard's 30 hold
+ * ticks; a way back is a retreat, which the guard lets through and holds after: no probe
+ * stands longer than its cooldown and its judging tick, and every spin the law tried is
+ * taken back.
  */
 #define BL_STRAND_TICKS		120
 #define BL_STRAND_STEP		16
