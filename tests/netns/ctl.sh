@@ -7,8 +7,9 @@
 # otherwise; --json status, events --since and watch --count on a non-terminal; a UTF-8
 # device name keeps its devices row aligned; status shows the restores owed and the last
 # event id; a disruptive knob without consent is told to add --disruptive (--json keeps the
-# API's words); a write to lo says lo is never written; policy set prints one line; an
-# empty NETNS (':vb') is a usage error for every command taking DEV; watch waits, saying
+# API's words), one the device has not is unsupported first; a write to lo says lo is never
+# written; policy set prints one line; an empty NETNS (':vb') is a usage error for every
+# command taking DEV; watch waits, saying
 # so, for a daemon away at an address that once accepted a connection (a listener that
 # resets, a restart), and exits 3 at once where nothing ever did.
 source "$(dirname "$0")/lib.sh"
@@ -377,6 +378,15 @@ check_true "... the API's message ($(cat "$VQ_TMP/err"))" \
 	grep -qF 'send "disruptive":true to accept (conflict, field disruptive)' "$VQ_TMP/err"
 check "rx-channels untouched" "$chan" \
 	"$(ip netns exec "$B" ethtool -l vb | awk '/^Current/ { c = 1 } c && /^RX:/ { print $2; exit }')"
+# a disruptive knob the device has not (veth has no ethtool rings): unsupported, before
+# any word about consent, with or without --disruptive
+for o in "" --disruptive; do
+	vq_ctl set "$B:vb" rx-ring-size 512 $o >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "set rx-ring-size ${o:-without --disruptive} on veth: exit code" 1 $?
+	check "... stderr says unsupported, not --disruptive" \
+		"vqtunectl: rx-ring-size is not supported by this device or kernel (unsupported, field knob)" \
+		"$(cat "$VQ_TMP/err")"
+done
 # lo is never written, in a watched namespace or the daemon's own: no --manage advice
 for d in "$B:lo" -:lo; do
 	vq_ctl set "$d" gro-flush-timeout 20000 >"$VQ_TMP/out" 2>"$VQ_TMP/err"
