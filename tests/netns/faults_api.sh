@@ -46,6 +46,7 @@ string|PUT|$K/defer-hard-irqs|{"value":"7"}|
 nan|PUT|$K/defer-hard-irqs|{"value":NaN}|
 big|PUT|$K/defer-hard-irqs|@$VQ_TMP/big.json|
 text|PUT|$K/defer-hard-irqs|{"value":1}|text/plain
+form|PUT|$K/defer-hard-irqs|{"value":1}|application/x-www-form-urlencoded
 deep|PUT|$K/defer-hard-irqs|@$VQ_TMP/deep.json|
 unknown_field|PUT|$K/defer-hard-irqs|{"value":1,"bogus":2}|
 unknown_knob|PUT|$K/no-such-knob|{"value":1}|
@@ -141,6 +142,8 @@ expect string 400 invalid_field value
 expect nan 400 invalid_json '*' 'NaN'
 expect big 413 payload_too_large '*' '65536'
 expect text 415 unsupported_media_type '*' 'application/json'
+# what curl -d sends when no Content-Type is given (docs/api.md's curl example says so)
+expect form 415 unsupported_media_type '*' 'must be Content-Type: application/json'
 expect deep 400 invalid_json '*' '(nest|depth|deep).*32'
 expect unknown_field 400 invalid_field bogus 'bogus'
 expect unknown_knob 404 not_found knob 'no-such-knob'
