@@ -347,8 +347,9 @@ log=$(mktemp "${TMPDIR:-/tmp}/vqscen.XXXXXX") || exit 1
 trap 'rm -f "$log"' EXIT
 
 t0=$(date +%s)
-# the default time limit grows with the runs: 5 runs of the full grid took 97 min of guest
-# time here, 3 runs 56 min, so 1500 s per run and never under 5400 s
+# the default time limit grows with the runs: 5 runs of the full grid outran 5400 s here
+# (rr, bulk and bulkrr took 71 min of guest time), 3 runs took 56 min, so 1500 s per run
+# and never under 5400 s
 runs=${VQ_BENCH_RUNS:-3}
 to=$((runs * 1500 > 5400 ? runs * 1500 : 5400))
 [ $to -gt $VM_TIMEOUT_MAX_S ] && to=$VM_TIMEOUT_MAX_S
