@@ -220,12 +220,6 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 		return st;
 
 	n = select_insts(d, k, queue, napi_id, sel, DEV_MAX_QUEUES);
-	/* a knob the driver cannot set, or has not, is refused before the consent it needs */
-	if (n && !knob_writable(d, &sel[0], err, sizeof(err))) {
-		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob", "%s is not writable on %s: %s",
-				  knob, d->name, err);
-		return 422;
-	}
 	if (!n) {
 		if (queue >= 0 && napi_id >= 0 &&
 		    (n = select_insts(d, k, queue, -1, sel, DEV_MAX_QUEUES)))
@@ -235,6 +229,12 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 		*out = apierr_new(VQ_ERR_NOT_FOUND, "napi_id", "napi_id %" PRId64 ": %s has no "
 				  "instance on that NAPI", napi_id, knob);
 		return 404;
+	}
+	/* a knob the driver cannot set, or has not, is refused before the consent it needs */
+	if (!knob_writable(d, &sel[0], err, sizeof(err))) {
+		*out = apierr_new(VQ_ERR_UNSUPPORTED, "knob", "%s is not writable on %s: %s",
+				  knob, d->name, err);
+		return 422;
 	}
 	/* consent is asked only for a knob this device has where the request points */
 	if (knob_table[k].disruptive && !disruptive) {
