@@ -12,10 +12,12 @@
 # lab's processes (its own process group), its namespaces (the names it recorded creating)
 # and the module it loaded are removed.
 #
-#   scripts/lab_netns.sh [--ko PATH] [--check | --settings]
+#   scripts/lab_netns.sh [--ko PATH] [--check | --check-host | --settings]
 #     --ko PATH   load this vqpair.ko (built for the running kernel) instead of building it
 #                 against /lib/modules/$(uname -r)/build (LAB_KO=PATH too)
 #     --check     only say whether this host can run it (exit 0) or why not (exit 3)
+#     --check-host  --check without what `make deps` installs (the compiler): what
+#                 `make run` asks before it installs anything (scripts/lab_run.sh)
 #     --settings  only check the LAB_* settings (exit 0, or 2 naming the bad one)
 # Env: LAB_PHASE_S, LAB_SECONDS, LAB_PORT, LAB_POLICY, LAB_KEEP_LOG as for scripts/lab_vm.sh.
 # POSIX sh and busybox-friendly: the VM tier runs it inside the test guest
@@ -56,9 +58,10 @@ while [ $# -gt 0 ]; do
 	--ko)	[ $# -ge 2 ] || die "--ko needs a path"; KO=$2; shift 2 ;;
 	--ko=*)	KO=${1#--ko=}; shift ;;
 	--check) CHECK=1; shift ;;
+	--check-host) CHECK=2; shift ;;
 	--settings) SETTINGS_ONLY=1; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*)	die "unknown argument '$1' (--ko PATH, --check, --settings)" ;;
+	*)	die "unknown argument '$1' (--ko PATH, --check, --check-host, --settings)" ;;
 	esac
 done
 # shellcheck source=scripts/lab_common.sh
@@ -79,14 +82,17 @@ if [ -n "$KO" ]; then
 	[ -f "$KO" ] || cannot "no module $KO"
 else
 	[ -d "$KDIR/" ] || cannot "no kernel build dir $KDIR (linux-headers-$(uname -r))"
-	command -v make > /dev/null && command -v cc > /dev/null || cannot "no compiler (make deps)"
+	if [ $CHECK != 2 ]; then
+		command -v make > /dev/null && command -v cc > /dev/null ||
+			cannot "no compiler (make deps)"
+	fi
 fi
 grep -q '^vqpair ' /proc/modules &&
 	cannot "vqpair is loaded already (the lab loads and unloads its own)"
 for n in $NAMES; do
 	[ -e /run/netns/$n ] && cannot "netns $n exists already (a lab left behind? ip netns del $n)"
 done
-[ $CHECK = 1 ] && { echo "lab: this host can run the namespace lab"; exit 0; }
+[ $CHECK != 0 ] && { echo "lab: this host can run the namespace lab"; exit 0; }
 
 BODY=$TOP/tests/vm/guest/lab.sh
 [ -f "$BODY" ] || BODY=$TOP/tests/lab.sh

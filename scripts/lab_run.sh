@@ -29,6 +29,9 @@ if [ "$mode" = auto ]; then
 fi
 # the variant's own bounds (its shortest phase and run differ), before anything is said
 "scripts/lab_$variant.sh" --settings || exit
+# a forced netns lab on a host that cannot run it is refused now (exit 3, saying why), not
+# after apt and the build; the compiler, which `make deps` installs, is asked for later
+[ "$mode" = netns ] && { scripts/lab_netns.sh --check-host > /dev/null || exit; }
 [ $SETTINGS_ONLY = 1 ] && exit 0
 case $mode in
 vm)	exec scripts/lab_vm.sh ;;

@@ -154,6 +154,23 @@ check "auto: LAB_PHASE_S=1 (the lab that runs here: phases from $min s)" \
 	"$(refused auto LAB_PHASE_S=1)"
 check "auto: --settings with good settings" "0 " \
 	"$(refused auto LAB_PHASE_S=20 LAB_SECONDS=600 -- --settings)"
+# netns forced on a host that cannot run it: exit 3, saying why, in the pre-check that
+# `make run` makes before apt and the build (it passed there, and the refusal came after both)
+if [ ! -e /proc/modules ]; then
+	check "netns forced, no module support: --settings refuses (3)" \
+		"3 lab: this host cannot run the namespace lab: the running kernel $(uname -r) cannot load modules (no /proc/modules)" \
+		"$(refused netns LAB_PHASE_S=20 -- --settings)"
+elif "$ROOT/scripts/lab_netns.sh" --check-host > /dev/null 2>&1; then
+	check "netns forced on a host that can run it: --settings passes" "0 " \
+		"$(refused netns LAB_PHASE_S=20 -- --settings)"
+else
+	check "netns forced on a host that cannot run it: --settings refuses (3)" \
+		"3 lab: this host cannot run the namespace lab" \
+		"$(refused netns LAB_PHASE_S=20 -- --settings | cut -d: -f1-2)"
+fi
+check "netns forced: a bad setting is named first (2)" \
+	"2 lab: LAB_PHASE_S must be a whole number in 2..3600 (seconds), not '1'" \
+	"$(refused netns LAB_PHASE_S=1)"
 check "nothing fetched or locked by a refusal" "" "$(ls -A "$VQ_TMP/cache" 2>/dev/null)"
 
 # good settings pass every check: the run goes on to the VM lock, held here
