@@ -134,6 +134,44 @@ static size_t json_fault_limit(const json_error_t *jerr)
 	return at;
 }
 
+/*
+ * Where jansson's fault is, as LINE and 1-based COLUMN: the first character of the token
+ * its words quote ("... near 'TOKEN'") when the text holds that token right before jansson's
+ * position, as it does for one it read whole; else jansson's own place. jansson places a
+ * fault at the last character it read, so "garbage" after the document was placed at its
+ * "e" and "tru" at its "u"; an editor and our policy errors place a token at its start.
+ * Columns count characters, not the bytes of a UTF-8 sequence.
+ */
+static void jansson_pos(const char *text, size_t len, const json_error_t *jerr, int *line,
+			int *col)
+{
+	static const char near[] = " near '";
+	const char *tok = strstr(jerr->text, near), *next;
+	size_t at = jerr->position > 0 ? (size_t)jerr->position : 0, n, i;
+
+	*line = jerr->line;
+	*col = apierr_column(jerr->column);
+	if (!tok)
+		return;
+	while ((next = strstr(tok + 1, near)))
+		tok = next;
+	tok += strlen(near);
+	n = strlen(tok);
+	if (n < 2 || tok[n - 1] != '\'' || at > len || at < n - 1 ||
+	    memcmp(text + at - (n - 1), tok, n - 1))
+		return;
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < at - (n - 1); i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
 /* A byte that can be JSON's white space but nothing else (RFC 8259 2). */
 static bool json_ws(char c)
 {
@@ -369,7 +407,8 @@ void apierr_json_text_error(const char *text, size_t len, const json_error_t *je
 			snprintf(where, where_len, ":%d:%d", line, col);
 		return;
 	}
-	snprintf(where, where_len, ":%d:%d", jerr->line, apierr_column(jerr->column));
+	jansson_pos(text, len, jerr, &line, &col);
+	snprintf(where, where_len, ":%d:%d", line, col);
 	if (json_error_code(jerr) == json_error_null_character ||
 	    json_error_code(jerr) == json_error_null_byte_in_key) {
 		/* as apierr_json_parse() words it: jansson's names its flag JSON_ALLOW_NUL */
@@ -407,15 +446,14 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 	}
 
 	/* a NUL in a value and one in a key are the same fault to a client */
+	jansson_pos(text, len, jerr, &line, &col);
 	if (overflow_why(text, len, jerr, field, sizeof(field))) {
 		*err = apierr_new(VQ_ERR_INVALID_JSON, field, "line %d column %d: %s: %s (%s)",
-				  jerr->line, apierr_column(jerr->column), field, jerr->text,
-				  overflow_range(jerr));
+				  line, col, field, jerr->text, overflow_range(jerr));
 		return APIERR_HTTP_BAD_REQUEST;
 	}
 	if (code != json_error_null_character && code != json_error_null_byte_in_key) {
-		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", jerr->line,
-				  apierr_column(jerr->column),
+		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", line, col,
 				  jansson_words(jerr, words, sizeof(words)));
 		return APIERR_HTTP_BAD_REQUEST;
 	}

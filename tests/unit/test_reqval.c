@@ -217,7 +217,7 @@ static void test_json_overflow_field(void **state)
 	assert_int_equal(apierr_json_parse(arr, strlen(arr), &jerr, &err), 400);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(err, "error"),
 							       "field")), "a[1].b");
-	assert_string_equal(err_msg(err), "line 1 column 18: a[1].b: real number overflow near "
+	assert_string_equal(err_msg(err), "line 1 column 14: a[1].b: real number overflow near "
 			    "'1e999' (a JSON real must fit a double, at most about 1.8e308)");
 	json_decref(err);
 
@@ -247,7 +247,7 @@ static void test_json_other_errors(void **state)
 	json_t *err = parse_err("{\"a\":1,\"a\":2}", &st);
 
 	assert_int_equal(st, 400);
-	assert_string_equal(err_msg(err), "line 1 column 10: duplicate object key near '\"a\"'");
+	assert_string_equal(err_msg(err), "line 1 column 8: duplicate object key near '\"a\"'");
 	json_decref(err);
 	err = parse_err("{\"a\":}", &st);
 	assert_int_equal(st, 400);
@@ -280,6 +280,13 @@ static void test_json_text_faults(void **state)
 		{ " \n\t", "body holds only white space, no JSON value" },
 		/* jansson's column 0 at the start of a line is column 1 */
 		{ "{\"value\":1,\n", "line 2 column 1: string or '}' expected near end of file" },
+		/*
+		 * a token jansson read whole is placed at its first character, not at its last
+		 * (jansson's place): what comes after the document, a bad literal, a key twice
+		 */
+		{ "{}\n  garbage\n", "line 2 column 3: end of file expected near 'garbage'" },
+		{ "{\"mode\": tru}", "line 1 column 10: invalid token near 'tru'" },
+		{ "{\"a\":\n1,\"a\":2}", "line 2 column 3: duplicate object key near '\"a\"'" },
 		/* a control byte after the fault jansson found is not the fault */
 		{ "{\"a\" 1\x01}", "line 1 column 6: ':' expected near '1'" },
 		/* DEL and the C1 controls (CSI: U+009B) outside a string, named like 0x01 ... */
@@ -290,7 +297,7 @@ static void test_json_text_faults(void **state)
 		  "character)" },
 		/* ... a string may hold them (RFC 8259 7): jansson's fault, its quote not raw */
 		{ "{\"r\":\"\\\"\x7f\", x}", "line 1 column 13: string or '}' expected near 'x'" },
-		{ "{\"r\":\"x\x7f\xc2\x9b", "line 1 column 9: premature end of input near "
+		{ "{\"r\":\"x\x7f\xc2\x9b", "line 1 column 6: premature end of input near "
 		  "'\"x<U+007F><U+009B>'" },
 	};
 	size_t i;
