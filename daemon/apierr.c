@@ -135,34 +135,57 @@ static size_t json_fault_limit(const json_error_t *jerr)
 }
 
 /*
+ * Whether the @n bytes at @tok are a whole JSON string, its closing quote its last byte:
+ * a string jansson gave up on inside (a bad escape, a raw newline, the end of the text)
+ * has its fault at the place jansson read up to, not at its opening quote.
+ */
+static bool closed_string(const char *tok, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (tok[i] == '\\')
+			i++;
+		else if (tok[i] == '"')
+			return i == n - 1;
+	}
+	return false;
+}
+
+/*
  * Where jansson's fault is, as LINE and 1-based COLUMN: the first character of the token
- * its words quote ("... near 'TOKEN'") when the text holds that token right before jansson's
- * position, as it does for one it read whole; else jansson's own place. jansson places a
- * fault at the last character it read, so "garbage" after the document was placed at its
- * "e" and "tru" at its "u"; an editor and our policy errors place a token at its start.
- * Columns count characters, not the bytes of a UTF-8 sequence.
+ * its words quote ("... near 'TOKEN'", which jansson gives for a token of at most 20
+ * bytes) when the text holds that token right before jansson's position and the token is
+ * whole (a literal, a number, a closed string); else jansson's own place. jansson places
+ * a fault at the last character it read, so "garbage" after the document was placed at
+ * its "e", "tru" at its "u" and a key given twice at its closing quote; an editor, and
+ * our policy errors, place a token at its start. Inside a string jansson's place is the
+ * fault's ("\q" at its "q"), and it is kept. Columns count characters, not the bytes of
+ * a UTF-8 sequence.
  */
 static void jansson_pos(const char *text, size_t len, const json_error_t *jerr, int *line,
 			int *col)
 {
 	static const char near[] = " near '";
-	const char *tok = strstr(jerr->text, near), *next;
+	/* jansson's own words never hold " near '": the first one starts the quote */
+	const char *tok = strstr(jerr->text, near);
 	size_t at = jerr->position > 0 ? (size_t)jerr->position : 0, n, i;
 
 	*line = jerr->line;
 	*col = apierr_column(jerr->column);
 	if (!tok)
 		return;
-	while ((next = strstr(tok + 1, near)))
-		tok = next;
 	tok += strlen(near);
 	n = strlen(tok);
-	if (n < 2 || tok[n - 1] != '\'' || at > len || at < n - 1 ||
-	    memcmp(text + at - (n - 1), tok, n - 1))
+	if (n < 2 || tok[n - 1] != '\'')
+		return;
+	n--;		/* the token, without jansson's closing quote */
+	if ((tok[0] == '"' && !closed_string(tok, n)) || at > len || at < n ||
+	    memcmp(text + at - n, tok, n))
 		return;
 	*line = 1;
 	*col = 1;
-	for (i = 0; i < at - (n - 1); i++) {
+	for (i = 0; i < at - n; i++) {
 		if (text[i] == '\n') {
 			(*line)++;
 			*col = 1;
@@ -445,13 +468,13 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 		return APIERR_HTTP_BAD_REQUEST;
 	}
 
-	/* a NUL in a value and one in a key are the same fault to a client */
 	jansson_pos(text, len, jerr, &line, &col);
 	if (overflow_why(text, len, jerr, field, sizeof(field))) {
 		*err = apierr_new(VQ_ERR_INVALID_JSON, field, "line %d column %d: %s: %s (%s)",
 				  line, col, field, jerr->text, overflow_range(jerr));
 		return APIERR_HTTP_BAD_REQUEST;
 	}
+	/* a NUL in a value and one in a key are the same fault to a client */
 	if (code != json_error_null_character && code != json_error_null_byte_in_key) {
 		*err = apierr_new(VQ_ERR_INVALID_JSON, NULL, "line %d column %d: %s", line, col,
 				  jansson_words(jerr, words, sizeof(words)));

@@ -437,7 +437,7 @@ seen=$((seen + 1)); check_true "SIGHUP with an invalid escape handled (reload $s
 	hup_wait $seen
 first=$(tail -n "+$((lines + 1))" "$VQ_TMP/vqtuned.log" | grep -m1 "^<3>policy $POL:" |
 	sed 's/^<3>policy //')
-check "... the log's first error, in display form" "$POL:2:10: invalid escape near '\"a\\\\q'" \
+check "... the log's first error, in display form" "$POL:2:13: invalid escape near '\"a\\\\q'" \
 	"$first"
 check "... the event gives that same text" "policy reload (SIGHUP) rejected, 'observe-set \
 (modified)' stays in force: $first" "$(ev_last_error)"

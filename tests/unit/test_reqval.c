@@ -287,6 +287,11 @@ static void test_json_text_faults(void **state)
 		{ "{}\n  garbage\n", "line 2 column 3: end of file expected near 'garbage'" },
 		{ "{\"mode\": tru}", "line 1 column 10: invalid token near 'tru'" },
 		{ "{\"a\":\n1,\"a\":2}", "line 2 column 3: duplicate object key near '\"a\"'" },
+		{ "{\" near 'x\":1, \" near 'x\":2}",
+		  "line 1 column 16: duplicate object key near '\" near 'x\"'" },
+		/* ... but a fault inside a string stays where jansson read up to: at the "q" */
+		{ "{\"name\": \"abc\\qdef\"}", "line 1 column 15: invalid escape near "
+		  "'\"abc\\\\q'" },
 		/* a control byte after the fault jansson found is not the fault */
 		{ "{\"a\" 1\x01}", "line 1 column 6: ':' expected near '1'" },
 		/* DEL and the C1 controls (CSI: U+009B) outside a string, named like 0x01 ... */
@@ -297,7 +302,7 @@ static void test_json_text_faults(void **state)
 		  "character)" },
 		/* ... a string may hold them (RFC 8259 7): jansson's fault, its quote not raw */
 		{ "{\"r\":\"\\\"\x7f\", x}", "line 1 column 13: string or '}' expected near 'x'" },
-		{ "{\"r\":\"x\x7f\xc2\x9b", "line 1 column 6: premature end of input near "
+		{ "{\"r\":\"x\x7f\xc2\x9b", "line 1 column 9: premature end of input near "
 		  "'\"x<U+007F><U+009B>'" },
 	};
 	size_t i;
