@@ -178,11 +178,14 @@ static int ctl_report_http_error(struct ctl_conn *c, long status, const struct c
 	/* --json output is for scripts: the API's own message, as it came */
 	if (msg && code && !ctl_json_mode)
 		cli = ctl_error_words(code, field, reason, c->dev, c->knob, words, sizeof(words));
-	/* the daemon says a token is missing or wrong; the CLI says which option sends one */
+	/*
+	 * the daemon says a token is missing or wrong; the CLI says which option sends one,
+	 * and with -T given, which token it must hold (whatever the daemon saw arrive)
+	 */
 	if (!cli && msg && code && !ctl_json_mode && !strcmp(code, VQ_ERR_UNAUTHORIZED)) {
 		snprintf(words, sizeof(words), c->auth ?
-			 "%s: -T sent another token than the one in vqtuned's --token-file" :
-			 "%s: send the one in vqtuned's --token-file with -T FILE", msg);
+			 "%s: the file of -T must hold the token of vqtuned's --token-file" :
+			 "%s: send the token of vqtuned's --token-file with -T FILE", msg);
 		cli = words;
 	}
 	if (c->quiet) {

@@ -97,17 +97,17 @@ check "PUT over TCP with a wrong token" 401 "$(put "$T" "wrong-$TOKEN")"
 check "... error code" unauthorized "$(vq_json 'd["error"]["code"]' <"$VQ_TMP/put.out")"
 check "PUT over TCP with no token" 401 "$(put "$T")"
 check "kernel value unchanged" "$orig" "$(vq_napi "$B" "$IFX" defer_hard_irqs)"
-# vqtunectl says which option sends the token, and that the one it sent is not it
+# vqtunectl says which option sends the token, and which token -T's file must hold
 "$VQTUNECTL" -H "$T" set "$B:vb" defer-hard-irqs 6 2> "$VQ_TMP/ctl.err"
 check "vqtunectl set over TCP with no token: exit 1" 1 $?
-check "... names -T" "vqtunectl: writes on this listener need a bearer token: send the one in \
-vqtuned's --token-file with -T FILE (unauthorized)" "$(cat "$VQ_TMP/ctl.err")"
+check "... names -T" "vqtunectl: writes on this listener need a bearer token: send the token \
+of vqtuned's --token-file with -T FILE (unauthorized)" "$(cat "$VQ_TMP/ctl.err")"
 printf 'wrong-%s\n' "$TOKEN" > "$VQ_TMP/wrong"
 chmod 600 "$VQ_TMP/wrong"
 "$VQTUNECTL" -H "$T" -T "$VQ_TMP/wrong" set "$B:vb" defer-hard-irqs 6 2> "$VQ_TMP/ctl.err"
 check "vqtunectl set over TCP with a wrong token: exit 1" 1 $?
-check "... says -T's token is not it" "vqtunectl: bearer token does not match: -T sent another \
-token than the one in vqtuned's --token-file (unauthorized)" "$(cat "$VQ_TMP/ctl.err")"
+check "... says which token -T's file must hold" "vqtunectl: bearer token does not match: the \
+file of -T must hold the token of vqtuned's --token-file (unauthorized)" "$(cat "$VQ_TMP/ctl.err")"
 check "kernel value unchanged" "$orig" "$(vq_napi "$B" "$IFX" defer_hard_irqs)"
 check "PUT over TCP with the right token" 200 "$(put "$T" "$TOKEN")"
 check "kernel value written" 6 "$(vq_napi "$B" "$IFX" defer_hard_irqs)"
