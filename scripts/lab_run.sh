@@ -18,8 +18,9 @@ cd "$(dirname "$0")/.." || exit 1
 . scripts/lab_common.sh
 # shellcheck source=tests/vm/vmlib.sh
 . tests/vm/vmlib.sh
-# --settings: only check the settings for the variant that would run (the Makefile's `run`
-# does so before it installs or builds anything)
+# --settings: only check the settings for the variant that would run, and with
+# LAB_MODE=netns that this host can run it (exit 3 if not); the Makefile's `run` does so
+# before it installs or builds anything
 lab_settings_only "$@"
 mode=${LAB_MODE:-auto}
 why=$(vm_word_ok LAB_MODE "$mode" "auto vm netns") || lab_refuse "$why"
