@@ -47,6 +47,26 @@ json_t *apierr_place(json_t *err, int line, int column)
 }
 
 /*
+ * Line and column (1-based) of byte @off of @text, in characters as jansson counts them:
+ * a UTF-8 continuation byte is part of the character before it.
+ */
+static void text_place(const char *text, size_t off, int *line, int *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+/*
  * Line and column (1-based, characters as jansson counts them) of the first "\u0000" escape
  * in @text: the one jansson stopped at, since it stops at the first error. jansson itself
  * only gives the end of the string that holds it. 0 when there is none.
@@ -56,23 +76,14 @@ static int nul_escape_pos(const char *text, size_t len, int *line, int *col)
 	static const char esc[] = "u0000";
 	size_t i;
 
-	*line = 1;
-	*col = 0;
-	for (i = 0; i < len; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 0;
+	for (i = 0; i + 1 < len; i++) {
+		if (text[i] != '\\')
 			continue;
-		}
-		/* a UTF-8 continuation byte is part of the character before it */
-		if (((unsigned char)text[i] & 0xc0) != 0x80)
-			(*col)++;
-		if (text[i] != '\\' || i + 1 >= len)
-			continue;
-		if (len - i - 1 >= strlen(esc) && !strncasecmp(text + i + 1, esc, strlen(esc)))
+		if (len - i - 1 >= strlen(esc) && !strncasecmp(text + i + 1, esc, strlen(esc))) {
+			text_place(text, i, line, col);
 			return 1;
+		}
 		i++;	/* the escaped character ("\\", "\"") is no escape itself */
-		(*col)++;
 	}
 	return 0;
 }
@@ -169,7 +180,7 @@ static void jansson_pos(const char *text, size_t len, const json_error_t *jerr, 
 	static const char near[] = " near '";
 	/* jansson's own words never hold " near '": the first one starts the quote */
 	const char *tok = strstr(jerr->text, near);
-	size_t at = jerr->position > 0 ? (size_t)jerr->position : 0, n, i;
+	size_t at = jerr->position > 0 ? (size_t)jerr->position : 0, n;
 
 	*line = jerr->line;
 	*col = apierr_column(jerr->column);
@@ -183,16 +194,7 @@ static void jansson_pos(const char *text, size_t len, const json_error_t *jerr, 
 	if ((tok[0] == '"' && !closed_string(tok, n)) || at > len || at < n ||
 	    memcmp(text + at - n, tok, n))
 		return;
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < at - n; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-			(*col)++;
-		}
-	}
+	text_place(text, at - n, line, col);
 }
 
 /* A byte that can be JSON's white space but nothing else (RFC 8259 2). */
