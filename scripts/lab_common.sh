@@ -171,7 +171,8 @@ lab_measured_s() {
 
 # lab_status_due NOW LAST: whether a status line is due at NOW (s) after one at LAST: every
 # STATUS_EVERY_S (the caller's), but not within LAB_STATUS_SETTLE_S of the phase start
-# PHASE_T (the caller sets it when a phase line comes), so a line's rates are its phase's
+# PHASE_T (the caller sets it when a phase line comes, and prints that same second on the
+# phase line: a date of its own could read one second later), so a line's rates are its phase's
 lab_status_due() {
 	[ $(($1 - $2)) -ge "$STATUS_EVERY_S" ] && [ $(($1 - PHASE_T)) -ge $LAB_STATUS_SETTLE_S ]
 }

@@ -270,7 +270,7 @@ poll_lines() {
 		case $what in
 		phase)	b=$(lab_phase_name "$b")
 			PHASE="$a/$b" PHASE_T=$(date +%s)
-			[ $TTY = 1 ] || say "lab: [$(elapsed)s] phase $b ($a pass, $c s)" ;;
+			[ $TTY = 1 ] || say "lab: [$((PHASE_T - T0))s] phase $b ($a pass, $c s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
 			# "up" first, then the commands it makes usable

@@ -234,7 +234,7 @@ poll_lines() {
 		read -r -a w <<< "$line"
 		case ${w[1]} in
 		phase)	PHASE="${w[2]}/$(lab_phase_name "${w[3]}")" PHASE_T=$(date +%s)
-			[ $TTY = 1 ] || say "lab: [$(( $(date +%s) - T0 ))s] phase" \
+			[ $TTY = 1 ] || say "lab: [$((PHASE_T - T0))s] phase" \
 				"$(lab_phase_name "${w[3]}") (${w[2]} pass, ${w[4]} s)" ;;
 		daemon-exit) API=0 ;;
 		api-up)	API=1
