@@ -74,6 +74,8 @@ void ctl_text_status(json_t *r)
 	char a[CTL_CELL_BYTES];
 	json_t *up = json_object_get(r, "uptime_ns");
 	json_t *tick = json_object_get(r, "tick_interval_ns");
+	json_t *base = json_object_get(r, "tick_base_ns"), *max = json_object_get(r, "tick_max_ns");
+	char b[CTL_CELL_BYTES], m[CTL_CELL_BYTES];
 
 	printf("version:          %s\n", ctl_str(r, "version"));
 	printf("pid:              %s\n", ctl_num(r, "pid", a));
@@ -81,8 +83,14 @@ void ctl_text_status(json_t *r)
 	       ctl_fmt_duration_ns((uint64_t)json_integer_value(up), a, sizeof(a)) : "-");
 	printf("mode:             %s\n", ctl_str(r, "mode"));
 	printf("policy:           %s\n", ctl_str(r, "policy"));
-	printf("tick interval:    %s\n", json_is_integer(tick) ?
+	printf("tick interval:    %s", json_is_integer(tick) ?
 	       ctl_fmt_duration_ns((uint64_t)json_integer_value(tick), a, sizeof(a)) : "-");
+	/* a daemon before the pacer sends neither */
+	if (json_is_integer(base) && json_is_integer(max))
+		printf(" (%s, up to %s while nothing moves)",
+		       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b, sizeof(b)),
+		       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m, sizeof(m)));
+	printf("\n");
 	printf("ticks:            %s\n", ctl_num(r, "ticks", a));
 	printf("missed ticks:     %s\n", ctl_num(r, "missed_ticks", a));
 	printf("devices:          %s\n", ctl_num(r, "devices", a));

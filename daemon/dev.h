@@ -96,6 +96,9 @@ struct device {
 	struct rate_ctr drc[DC_NUM];
 	double drate[DC_NUM];
 	bool dvalid;			/* device rates valid this interval */
+	/* drate[] of the tick before, in the tick pacer's view (main.c, daemon/pace.h) */
+	double pace_rate[DC_NUM];
+	bool pace_have;
 	/*
 	 * CLOCK_MONOTONIC when the counters were read, taken right after the read (not at the
 	 * tick) so a loop delayed by load does not skew rates; device (rtnl) and queue

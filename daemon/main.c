@@ -28,6 +28,7 @@
 #include "dev.h"
 #include "log.h"
 #include "netns.h"
+#include "pace.h"
 #include "policy.h"
 #include "runtime.h"
 #include "sample.h"
@@ -39,6 +40,8 @@
 #define TICK_MIN_MS		10
 #define TICK_MAX_MS		60000
 #define TICK_DEFAULT_MS		1000
+/* --max-interval's default: this many --interval, at most TICK_MAX_MS (daemon/pace.h) */
+#define TICK_PACE_DEFAULT	4
 /* libmicrohttpd also needs a turn for its connection timeouts when nothing else wakes us */
 #define LOOP_IDLE_MS		1000
 /*
@@ -62,6 +65,7 @@ struct opts {
 	const char *policy;
 	const char *check;		/* --check-policy FILE: validate it and exit */
 	unsigned int interval_ms;
+	unsigned int max_interval_ms;	/* 0: TICK_PACE_DEFAULT * interval_ms */
 	const char *netns[MAX_NETNS_ARGS];
 	unsigned int n_netns;
 	const char *manage[MAX_GLOBS];
@@ -77,6 +81,8 @@ static void usage(FILE *f)
 		"  -t, --token-file FILE  bearer token that allows writes over TCP (needs --listen)\n"
 		"  -S, --state-dir DIR    journal of original knob values (default %s)\n"
 		"  -i, --interval MS      sampling tick, %d..%d ms (default %d)\n"
+		"  -I, --max-interval MS  longest tick while nothing moves, --interval..%d ms\n"
+		"                         (default %d x --interval; = --interval: fixed tick)\n"
 		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
 		"                         (repeatable; needs CAP_SYS_ADMIN)\n"
 		"  -m, --manage GLOB      manage devices of the own namespace matching GLOB\n"
@@ -87,7 +93,8 @@ static void usage(FILE *f)
 		"                         its errors and exit: 0 valid, 1 not\n"
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help             print this help and exit\n",
-		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS);
+		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS,
+		TICK_MAX_MS, TICK_PACE_DEFAULT);
 }
 
 /*
@@ -97,6 +104,33 @@ static void usage(FILE *f)
 static bool leading_zero(const char *digits)
 {
 	return digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9';
+}
+
+/*
+ * --interval/--max-interval MS: digits only, no leading zero, TICK_MIN_MS..TICK_MAX_MS.
+ * 0 with *@ms set, or -EINVAL with the message (naming --@name) on stderr.
+ */
+static int opt_ms(const char *name, const char *arg, unsigned int *ms)
+{
+	char *end;
+	long v;
+
+	if (leading_zero(arg)) {
+		fprintf(stderr, "vqtuned: --%s: '%s' must be written without a leading zero "
+			"(%d..%d ms)\n", name, arg, TICK_MIN_MS, TICK_MAX_MS);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	/* digits only: strtol() would also take " 10" and "+10" */
+	if (errno || *end || !*arg || arg[strspn(arg, "0123456789")] || v < TICK_MIN_MS ||
+	    v > TICK_MAX_MS) {
+		fprintf(stderr, "vqtuned: --%s: '%s' is not %d..%d ms\n", name, arg,
+			TICK_MIN_MS, TICK_MAX_MS);
+		return -EINVAL;
+	}
+	*ms = (unsigned int)v;
+	return 0;
 }
 
 /*
@@ -142,7 +176,7 @@ static int opt_token_check(const char *file)
 
 /*
  * The options that take one value (--socket, --listen, --token-file, --state-dir,
- * --interval) are refused when given twice, as vqtunectl refuses its own repeats: with the
+ * --interval, --max-interval) are refused when given twice, as vqtunectl refuses its own repeats: with the
  * last one taken, a second --listen dropped the first listener unseen. --policy is the
  * exception: the later one wins, so that VQTUNED_OPTS overrides the policy the systemd unit
  * gives (systemd/vqtuned.service.in); the start event names the policy installed. --netns
@@ -151,7 +185,7 @@ static int opt_token_check(const char *file)
  */
 static int opt_once(const struct option *lo, int c, uint32_t *seen)
 {
-	static const char once[] = "sltSi";
+	static const char once[] = "sltSiI";
 	const char *at = c > 0 ? strchr(once, c) : NULL;
 	uint32_t bit;
 
@@ -178,6 +212,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "token-file", required_argument, NULL, 't' },
 		{ "state-dir", required_argument, NULL, 'S' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "max-interval", required_argument, NULL, 'I' },
 		{ "netns", required_argument, NULL, 'n' },
 		{ "manage", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
@@ -188,14 +223,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	};
 	const char *port;
 	uint32_t seen = 0;
-	char *end;
-	long v;
 	int c;
 
 	o->socket = VQ_DEFAULT_SOCKET;
 	o->state_dir = VQ_DEFAULT_STATE_DIR;
 	o->interval_ms = TICK_DEFAULT_MS;
-	while ((c = getopt_long(argc, argv, "s:l:t:S:i:n:m:p:C:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:l:t:S:i:I:n:m:p:C:vh", lo, NULL)) != -1) {
 		if (opt_once(lo, c, &seen))
 			return -EINVAL;
 		switch (c) {
@@ -220,21 +253,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'p': o->policy = optarg; break;
 		case 'v': log_set_level(LOG_LVL_DEBUG); break;
 		case 'i':
-			if (leading_zero(optarg)) {
-				fprintf(stderr, "vqtuned: --interval: '%s' must be written without a "
-					"leading zero (%d..%d ms)\n", optarg, TICK_MIN_MS, TICK_MAX_MS);
+			if (opt_ms("interval", optarg, &o->interval_ms))
 				return -EINVAL;
-			}
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			/* digits only: strtol() would also take " 10" and "+10" */
-			if (errno || *end || !*optarg || optarg[strspn(optarg, "0123456789")] ||
-			    v < TICK_MIN_MS || v > TICK_MAX_MS) {
-				fprintf(stderr, "vqtuned: --interval: '%s' is not %d..%d ms\n", optarg,
-					TICK_MIN_MS, TICK_MAX_MS);
+			break;
+		case 'I':
+			if (opt_ms("max-interval", optarg, &o->max_interval_ms))
 				return -EINVAL;
-			}
-			o->interval_ms = v;
 			break;
 		case 'n':
 			if (o->n_netns == MAX_NETNS_ARGS) {
@@ -277,6 +301,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	 * not left unchecked behind a valid first one */
 	if (o->check)
 		exit(policy_check_file(o->check, stderr) ? 1 : 0);
+	/* after both: either may come first */
+	if (!o->max_interval_ms) {
+		o->max_interval_ms = o->interval_ms * TICK_PACE_DEFAULT;
+		if (o->max_interval_ms > TICK_MAX_MS)
+			o->max_interval_ms = TICK_MAX_MS;	/* >= interval_ms */
+	} else if (o->max_interval_ms < o->interval_ms) {
+		fprintf(stderr, "vqtuned: --max-interval: %u ms is below --interval %u ms (equal "
+			"to it keeps the tick fixed)\n", o->max_interval_ms, o->interval_ms);
+		return -EINVAL;
+	}
 	/* the token only guards TCP writes: alone it would be silently useless */
 	if (o->token_file && !o->listen) {
 		fprintf(stderr, "vqtuned: --token-file needs --listen: the token allows writes "
@@ -316,15 +350,91 @@ static int epoll_add(int ep, int fd, uint64_t tag)
 
 enum { TAG_TIMER = 1, TAG_SIGNAL, TAG_API, TAG_MON = 0x100 };
 
-static void tick(void)
+static struct pace pace;
+static uint64_t pace_events;		/* act_event_count() the pacer has seen */
+static unsigned int pace_devs;		/* dev_count() at the tick before */
+
+/* Arm @tfd to expire every @ms from now; 0 or -errno. */
+static int timer_arm(int tfd, unsigned int ms)
+{
+	struct itimerspec its = {
+		.it_interval = { ms / 1000, (ms % 1000) * 1000000L },
+		.it_value = { ms / 1000, (ms % 1000) * 1000000L },
+	};
+
+	return timerfd_settime(tfd, 0, &its, NULL) < 0 ? -errno : 0;
+}
+
+/* Put the pacer's interval @ms in force on @tfd (and in the status). */
+static void pace_apply(int tfd, unsigned int ms)
+{
+	int err = timer_arm(tfd, ms);
+
+	if (err)
+		log_warn("timerfd: tick of %u ms: %s", ms, strerror(-err));
+	else
+		runtime.tick_ns = (uint64_t)ms * NSEC_PER_MSEC;
+}
+
+/*
+ * Whether this tick found work for the controllers (daemon/pace.h): pacing applies only
+ * while a policy controls (active or advise) at least one device; with none, every tick
+ * is at --interval, as the samples are then all vqtuned gives. A controlled device whose
+ * interval was invalid, or whose packet or byte rate moved (pace_moved()), is work.
+ */
+static bool pace_work(void)
+{
+	bool controlled = false, moved = false;
+	struct device *d;
+
+	dev_for_each(d) {
+		const char *st = decide_state(d);
+
+		if (strcmp(st, "active") && strcmp(st, "advise")) {
+			d->pace_have = false;
+			continue;
+		}
+		controlled = true;
+		if (!d->dvalid || !d->pace_have || pace_moved(d->pace_rate, d->drate, DC_NUM))
+			moved = true;
+		memcpy(d->pace_rate, d->drate, sizeof(d->pace_rate));
+		d->pace_have = d->dvalid;
+	}
+	return !controlled || moved;
+}
+
+static void tick(int tfd)
 {
 	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
+	unsigned int next;
+	bool busy;
 
 	smp_tick();
 	/* after the sample (and its outside-write check): decide on what was just read */
 	decide_tick();
+	/* every tick looks at every controlled device: no || short cut before pace_work() */
+	busy = pace_work();
+	busy |= act_event_count() != pace_events || dev_count() != pace_devs;
+	pace_events = act_event_count();
+	pace_devs = dev_count();
+	next = pace_next(&pace, busy);
+	if ((uint64_t)next * NSEC_PER_MSEC != runtime.tick_ns)
+		pace_apply(tfd, next);
 	runtime.ticks++;
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
+}
+
+/*
+ * An event between ticks (an API write, a policy load, a namespace's monitor news) is
+ * work: the next tick comes at --interval, not at the paced one.
+ */
+static void pace_poke(int tfd)
+{
+	if (act_event_count() == pace_events)
+		return;
+	pace_events = act_event_count();
+	if (pace_reset(&pace))
+		pace_apply(tfd, pace.cur_ms);
 }
 
 /*
@@ -401,7 +511,7 @@ static int loop(struct api *api, int tfd, int sfd)
 
 				if (read(tfd, &exp, sizeof(exp)) == sizeof(exp) && exp > 1)
 					runtime.missed_ticks += exp - 1;
-				tick();
+				tick(tfd);
 			} else if (tag == TAG_SIGNAL) {
 				struct signalfd_siginfo si;
 
@@ -426,6 +536,7 @@ static int loop(struct api *api, int tfd, int sfd)
 			}
 		}
 		api_run(api);
+		pace_poke(tfd);
 	}
 	close(ep);
 	return -EIO;
@@ -475,14 +586,11 @@ static int setup_signals(void)
 
 static int setup_timer(unsigned int ms)
 {
-	struct itimerspec its = {
-		.it_interval = { ms / 1000, (ms % 1000) * 1000000L },
-		.it_value = { ms / 1000, (ms % 1000) * 1000000L },
-	};
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), err;
 
-	if (fd >= 0 && timerfd_settime(fd, 0, &its, NULL) < 0) {
+	if (fd >= 0 && (err = timer_arm(fd, ms))) {
 		close(fd);
+		errno = -err;
 		return -1;
 	}
 	return fd;
@@ -502,7 +610,9 @@ int main(int argc, char **argv)
 	if (parse_opts(argc, argv, &o))
 		return 2;
 	runtime.start_ns = util_now_ns(CLOCK_MONOTONIC);
-	runtime.tick_ns = (uint64_t)o.interval_ms * NSEC_PER_MSEC;
+	runtime.tick_ns = runtime.tick_base_ns = (uint64_t)o.interval_ms * NSEC_PER_MSEC;
+	runtime.tick_max_ns = (uint64_t)o.max_interval_ms * NSEC_PER_MSEC;
+	pace_init(&pace, o.interval_ms, o.max_interval_ms);
 	/* dirname() may return its argument or a static string: copy into a second buffer */
 	snprintf(sock_copy, sizeof(sock_copy), "%s", o.socket);
 	snprintf(run_dir, sizeof(run_dir), "%s", dirname(sock_copy));
@@ -571,8 +681,11 @@ int main(int argc, char **argv)
 		log_err("timerfd: %s", strerror(errno));
 		goto err_timer;
 	}
-	log_info("vqtuned %s: %u device(s), tick %u ms, API on %s%s%s", VQ_VERSION, dev_count(),
-		 o.interval_ms, o.socket, o.listen ? " and " : "", o.listen ? o.listen : "");
+	pace_events = act_event_count();
+	pace_devs = dev_count();
+	log_info("vqtuned %s: %u device(s), tick %u ms (up to %u ms while nothing moves), API "
+		 "on %s%s%s", VQ_VERSION, dev_count(), o.interval_ms, o.max_interval_ms, o.socket,
+		 o.listen ? " and " : "", o.listen ? o.listen : "");
 	notify("READY=1");
 	if (!loop(api, tfd, sfd))
 		rc = 0;

@@ -129,6 +129,9 @@ static void daemon_families(struct prom *p)
 		    (util_now_ns(CLOCK_MONOTONIC) - runtime.start_ns) / NS_PER_S);
 	prom_family(p, "vqtune_ticks_total", "counter", "Sampling ticks run");
 	prom_u64(p, "vqtune_ticks_total", NULL, runtime.ticks);
+	prom_family(p, "vqtune_tick_interval_seconds", "gauge",
+		    "Sampling tick interval now in force (--interval..--max-interval)");
+	prom_double(p, "vqtune_tick_interval_seconds", NULL, runtime.tick_ns / NS_PER_S);
 	prom_family(p, "vqtune_missed_ticks_total", "counter",
 		    "Tick deadlines that passed while the loop was still busy");
 	prom_u64(p, "vqtune_missed_ticks_total", NULL, runtime.missed_ticks);

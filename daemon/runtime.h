@@ -7,7 +7,9 @@
 
 struct runtime {
 	uint64_t start_ns;		/* CLOCK_MONOTONIC at start */
-	uint64_t tick_ns;		/* tick interval */
+	uint64_t tick_ns;		/* tick interval now (paced: tick_base_ns..tick_max_ns) */
+	uint64_t tick_base_ns;		/* --interval */
+	uint64_t tick_max_ns;		/* --max-interval */
 	uint64_t ticks;			/* ticks run */
 	uint64_t missed_ticks;		/* timer expirations that found the loop still busy */
 	uint64_t tick_cpu_ns;		/* CPU time spent in sampling, summed */

@@ -143,11 +143,14 @@ int view_status(json_t **out)
 
 	dev_for_each(d)
 		managed += d->managed;
-	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:i, s:i, s:I, s:I, s:i, s:i}",
+	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:I, s:I, s:i, "
+			 "s:i}",
 			 "version", VQ_VERSION,
 			 "uptime_ns", (json_int_t)(util_now_ns(CLOCK_MONOTONIC) - runtime.start_ns),
 			 "mode", policy_get()->mode, "policy", policy_get()->name,
 			 "tick_interval_ns", (json_int_t)runtime.tick_ns,
+			 "tick_base_ns", (json_int_t)runtime.tick_base_ns,
+			 "tick_max_ns", (json_int_t)runtime.tick_max_ns,
 			 "ticks", (json_int_t)runtime.ticks,
 			 "missed_ticks", (json_int_t)runtime.missed_ticks,
 			 "devices", dev_count(), "managed_devices", managed,

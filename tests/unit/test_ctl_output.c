@@ -22,8 +22,8 @@
 /* what a knob table of two devices prints, at most */
 #define OUT_MAX_BYTES	8192
 
-/* Runs ctl_text_device(@dev) with stdout in a temporary file; the text in @out. */
-static void device_text(json_t *dev, char *out, size_t len)
+/* Runs @fn(@obj) with stdout in a temporary file; the text in @out. */
+static void capture(void (*fn)(json_t *), json_t *obj, char *out, size_t len)
 {
 	FILE *f = tmpfile();
 	int saved = dup(STDOUT_FILENO);
@@ -33,7 +33,7 @@ static void device_text(json_t *dev, char *out, size_t len)
 	assert_true(saved >= 0);
 	fflush(stdout);
 	assert_true(dup2(fileno(f), STDOUT_FILENO) >= 0);
-	ctl_text_device(dev);
+	fn(obj);
 	fflush(stdout);
 	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
 	close(saved);
@@ -41,6 +41,11 @@ static void device_text(json_t *dev, char *out, size_t len)
 	n = fread(out, 1, len - 1, f);
 	out[n] = '\0';
 	fclose(f);
+}
+
+static void device_text(json_t *dev, char *out, size_t len)
+{
+	capture(ctl_text_device, dev, out, len);
 }
 
 static json_t *knob(const char *name, json_t *rule)
@@ -118,11 +123,31 @@ static void test_event_line(void **state)
 	assert_string_equal(out, "7 - error va rx-usecs - -> 8\n");
 }
 
+/* `vqtunectl status`: the tick in force, with its base and max when the daemon sends them */
+static void test_status_tick(void **state)
+{
+	char out[OUT_MAX_BYTES];
+	json_t *st = json_pack("{s:I, s:I, s:I}", "tick_interval_ns", (json_int_t)2000000000,
+			       "tick_base_ns", (json_int_t)1000000000,
+			       "tick_max_ns", (json_int_t)4000000000);
+
+	(void)state;
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick interval:    2.0s (1.0s, up to 4.0s while nothing "
+				    "moves)\n"));
+	/* an older daemon: the interval alone */
+	json_object_del(st, "tick_max_ns");
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick interval:    2.0s\nticks:"));
+	json_decref(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule_line),
 		cmocka_unit_test(test_event_line),
+		cmocka_unit_test(test_status_tick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,9 @@
 # as test_NAME_OBJS (sources, e.g. daemon/rate.c; they are built under build/).
 UNIT_TESTS += rate
 test_rate_OBJS := daemon/rate.c
+# pace: the tick interval stretched while quiet (main.c's timer follows it)
+UNIT_TESTS += pace
+test_pace_OBJS := daemon/pace.c
 UNIT_TESTS += nl_netdev nl_ethtool ethstats
 test_nl_netdev_OBJS := daemon/nl_netdev.c daemon/genl.c
 test_nl_ethtool_OBJS := daemon/nl_ethtool.c daemon/genl.c

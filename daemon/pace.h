@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pace: the sampling tick's interval, stretched while nothing moves.
+ *
+ * A tick costs what its reads cost (netlink dumps, sysfs, ethtool: a few ms of a vCPU
+ * under emulation), whether or not a controller acts on them. A request/response workload
+ * that the laws leave alone pays that cost on every tick in its latency. So the interval
+ * backs off while the ticks are quiet, as chronyd's polling interval does between minpoll
+ * and maxpoll, and comes back to the base at the first sign of work:
+ *
+ * - a tick is busy when it (or the loop since the tick before) recorded an event (a
+ *   controller's step, rollback, advice, hold or failed write; an API write; an outside
+ *   writer; a policy load; a namespace gone or back), when the device set changed, or
+ *   when a controlled device's rate moved or its interval was invalid (pace_moved());
+ * - a busy tick puts the interval back to base_ms at once;
+ * - after quiet ticks that add up to PACE_QUIET_BASE_TICKS base intervals at the current
+ *   interval, the interval doubles, up to max_ms.
+ *
+ * With base 1 s and max 4 s: 5 quiet ticks of 1 s, 3 of 2 s, then 4 s. max_ms == base_ms
+ * turns pacing off. The laws see their ticks and measured intervals as with a longer
+ * --interval (rates are per second over the measured interval); their tick-counted
+ * windows (cooldown, settle, hold) last longer in time while paced, which only makes them
+ * more conservative, and a step is always followed by base-interval ticks (it is an event).
+ */
+#ifndef VQ_PACE_H
+#define VQ_PACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* quiet time, in base intervals, after which the interval doubles */
+#define PACE_QUIET_BASE_TICKS	5
+/* pace_moved(): a rate moved when the lower of two readings is below this share of the
+ * higher (a change by half of the lower, either way) */
+#define PACE_MOVE_RATIO		(2.0 / 3.0)
+/* pace_moved(): rates whose higher reading is under this (per second) never move: an idle
+ * device's few packets of background are no work */
+#define PACE_MOVE_FLOOR		100.0
+
+struct pace {
+	uint32_t base_ms;	/* --interval */
+	uint32_t max_ms;	/* --max-interval, >= base_ms */
+	uint32_t cur_ms;	/* interval now in force */
+	uint64_t quiet_ms;	/* quiet time at cur_ms so far */
+};
+
+/* Start at @base_ms (1..); @max_ms below @base_ms is taken as @base_ms (pacing off). */
+void pace_init(struct pace *p, uint32_t base_ms, uint32_t max_ms);
+
+/* The verdict on one tick run at p->cur_ms: returns the interval of the next tick (ms). */
+uint32_t pace_next(struct pace *p, bool busy);
+
+/* Back to the base interval now (busy outside a tick: an API write, a SIGHUP reload).
+ * Returns whether the interval changed (the caller re-arms its timer). */
+bool pace_reset(struct pace *p);
+
+/*
+ * Whether the rates of one device moved between two ticks: @n rates per second (packets
+ * and bytes each way, any order as long as both arrays agree), @prev of the tick before,
+ * @now of this one. A rate moved when the higher of its two readings is at least
+ * PACE_MOVE_FLOOR and the lower is under PACE_MOVE_RATIO of it. Negative or NaN readings
+ * (unknown) count as moved: nothing can be said of them.
+ */
+bool pace_moved(const double *prev, const double *now, unsigned int n);
+
+#endif
