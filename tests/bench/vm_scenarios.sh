@@ -25,6 +25,8 @@
 # VQ_BENCH_S (measured seconds per run, 1..3600, default 10), VQ_BENCH_RUNS (runs per cell,
 # 1..100, default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
 # VQ_BENCH_TICK_MS (vqtuned --interval, 10..60000, default 1000, the daemon's own),
+# VQ_BENCH_MAX_TICK_MS (vqtuned --max-interval, VQ_BENCH_TICK_MS..60000, default the
+# daemon's own 4 x --interval; equal to VQ_BENCH_TICK_MS: a fixed tick),
 # VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"), VQ_BENCH_GRID (subset of the grid
 # entries bench_scen.sh's apply_set() knows), VQ_BENCH_B_FRESH (1: measure the winner again,
 # 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run, 0..1000,
@@ -308,6 +310,8 @@ need_uint VQ_BENCH_S 1 $BENCH_S_MAX seconds
 need_uint VQ_BENCH_RUNS 1 $BENCH_RUNS_MAX "runs per cell"
 need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
 need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
+need_uint VQ_BENCH_MAX_TICK_MS "${VQ_BENCH_TICK_MS:-1000}" $BENCH_TICK_MAX_MS \
+	"ms, vqtuned --max-interval, at least VQ_BENCH_TICK_MS"
 need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
 need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
 need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "a nice(1) value; a negative one would put vqtuned before the workload"
@@ -334,7 +338,8 @@ fi
 [ $check = 1 ] && exit 0
 
 words=""
-for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_SCENS \
+for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_MAX_TICK_MS \
+	 VQ_BENCH_SCENS \
 	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
 	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT VQ_BENCH_NICE \
 	 VQ_BENCH_OBSERVE; do
