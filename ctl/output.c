@@ -85,11 +85,18 @@ void ctl_text_status(json_t *r)
 	printf("policy:           %s\n", ctl_str(r, "policy"));
 	printf("tick interval:    %s", json_is_integer(tick) ?
 	       ctl_fmt_duration_ns((uint64_t)json_integer_value(tick), a, sizeof(a)) : "-");
-	/* a daemon before the pacer sends neither */
-	if (json_is_integer(base) && json_is_integer(max))
-		printf(" (%s, up to %s while nothing moves)",
-		       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b, sizeof(b)),
-		       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m, sizeof(m)));
+	/* a daemon before the pacer sends neither; mode observe never paces (vqtuned(8)) */
+	if (json_is_integer(base) && json_is_integer(max)) {
+		if (json_integer_value(max) > json_integer_value(base) &&
+		    strcmp(ctl_str(r, "mode"), "observe"))
+			printf(" (%s, up to %s while nothing moves)",
+			       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b,
+						   sizeof(b)),
+			       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m,
+						   sizeof(m)));
+		else
+			printf(" (fixed)");
+	}
 	printf("\n");
 	printf("ticks:            %s\n", ctl_num(r, "ticks", a));
 	printf("missed ticks:     %s\n", ctl_num(r, "missed_ticks", a));

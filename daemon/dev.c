@@ -16,6 +16,7 @@
 
 static struct device *devs;
 static unsigned int n_devs;
+static uint64_t set_gen;		/* dev_set_gen() */
 static struct device *hash[DEV_HASH_BUCKETS];
 
 static unsigned int dev_hash(const struct netns *ns, int ifindex)
@@ -31,6 +32,11 @@ struct device *dev_first(void)
 unsigned int dev_count(void)
 {
 	return n_devs;
+}
+
+uint64_t dev_set_gen(void)
+{
+	return set_gen;
 }
 
 struct device *dev_lookup(const struct netns *ns, int ifindex)
@@ -66,6 +72,7 @@ struct device *dev_add(struct netns *ns, int ifindex)
 	d->hnext = hash[dev_hash(ns, ifindex)];
 	hash[dev_hash(ns, ifindex)] = d;
 	n_devs++;
+	set_gen++;
 	return d;
 }
 
@@ -77,6 +84,7 @@ void dev_del(struct device *d)
 		if (*pp == d) {
 			*pp = d->next;
 			n_devs--;
+			set_gen++;
 			break;
 		}
 	}

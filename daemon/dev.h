@@ -96,8 +96,11 @@ struct device {
 	struct rate_ctr drc[DC_NUM];
 	double drate[DC_NUM];
 	bool dvalid;			/* device rates valid this interval */
-	/* drate[] of the tick before, in the tick pacer's view (main.c, daemon/pace.h) */
+	/* drate[], flags and operstate of the tick before, in the tick pacer's view (main.c,
+	 * daemon/pace.h) */
 	double pace_rate[DC_NUM];
+	unsigned int pace_flags;
+	uint8_t pace_operstate;
 	bool pace_have;
 	/*
 	 * CLOCK_MONOTONIC when the counters were read, taken right after the read (not at the
@@ -151,6 +154,9 @@ int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx);
 const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q);
 const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id);
 unsigned int dev_count(void);
+/* Changes of the device set: +1 at every dev_add() and dev_del(), from 0 at start (the tick
+ * pacer's "the device set changed", which a count misses when one goes and one comes). */
+uint64_t dev_set_gen(void);
 void dev_fini(void);
 
 /*

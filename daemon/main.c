@@ -352,35 +352,56 @@ enum { TAG_TIMER = 1, TAG_SIGNAL, TAG_API, TAG_MON = 0x100 };
 
 static struct pace pace;
 static uint64_t pace_events;		/* act_event_count() the pacer has seen */
-static unsigned int pace_devs;		/* dev_count() at the tick before */
+static uint64_t pace_set_gen;		/* dev_set_gen() the pacer has seen */
 
-/* Arm @tfd to expire every @ms from now; 0 or -errno. */
-static int timer_arm(int tfd, unsigned int ms)
+static struct timespec ns_ts(uint64_t ns)
 {
-	struct itimerspec its = {
-		.it_interval = { ms / 1000, (ms % 1000) * 1000000L },
-		.it_value = { ms / 1000, (ms % 1000) * 1000000L },
-	};
+	return (struct timespec){ (time_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
+}
+
+/* Arm @tfd to expire @first_ns from now, then every @every_ns; 0 or -errno. */
+static int timer_arm_ns(int tfd, uint64_t first_ns, uint64_t every_ns)
+{
+	struct itimerspec its = { .it_interval = ns_ts(every_ns), .it_value = ns_ts(first_ns) };
 
 	return timerfd_settime(tfd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
-/* Put the pacer's interval @ms in force on @tfd (and in the status). */
-static void pace_apply(int tfd, unsigned int ms)
+static int timer_arm(int tfd, unsigned int ms)
 {
-	int err = timer_arm(tfd, ms);
+	return timer_arm_ns(tfd, (uint64_t)ms * NSEC_PER_MSEC, (uint64_t)ms * NSEC_PER_MSEC);
+}
 
+/*
+ * Put the pacer's interval @ms in force on @tfd (and in the status): from now, or with
+ * @sooner, from the next expiry when that comes before @ms from now (an event between
+ * ticks hurries the tick due, never puts it off).
+ */
+static void pace_apply(int tfd, unsigned int ms, bool sooner)
+{
+	uint64_t every = (uint64_t)ms * NSEC_PER_MSEC, first = every, left;
+	struct itimerspec cur;
+	int err;
+
+	if (sooner && !timerfd_gettime(tfd, &cur)) {
+		left = (uint64_t)cur.it_value.tv_sec * NSEC_PER_SEC + (uint64_t)cur.it_value.tv_nsec;
+		/* 0: disarmed, or expired and not yet read (the loop reads it next) */
+		if (left && left < first)
+			first = left;
+	}
+	err = timer_arm_ns(tfd, first, every);
 	if (err)
 		log_warn("timerfd: tick of %u ms: %s", ms, strerror(-err));
 	else
-		runtime.tick_ns = (uint64_t)ms * NSEC_PER_MSEC;
+		runtime.tick_ns = every;
 }
 
 /*
  * Whether this tick found work for the controllers (daemon/pace.h): pacing applies only
  * while a policy controls (active or advise) at least one device; with none, every tick
  * is at --interval, as the samples are then all vqtuned gives. A controlled device whose
- * interval was invalid, or whose packet or byte rate moved (pace_moved()), is work.
+ * interval was invalid, whose link flags or operational state changed (a carrier flip), or
+ * whose packet, byte, drop or error rate moved (pace_moved()) is work.
  */
 static bool pace_work(void)
 {
@@ -395,9 +416,13 @@ static bool pace_work(void)
 			continue;
 		}
 		controlled = true;
-		if (!d->dvalid || !d->pace_have || pace_moved(d->pace_rate, d->drate, DC_NUM))
+		if (!d->dvalid || !d->pace_have || d->flags != d->pace_flags ||
+		    d->operstate != d->pace_operstate ||
+		    pace_moved(d->pace_rate, d->drate, DC_NUM))
 			moved = true;
 		memcpy(d->pace_rate, d->drate, sizeof(d->pace_rate));
+		d->pace_flags = d->flags;
+		d->pace_operstate = d->operstate;
 		d->pace_have = d->dvalid;
 	}
 	return !controlled || moved;
@@ -414,27 +439,29 @@ static void tick(int tfd)
 	decide_tick();
 	/* every tick looks at every controlled device: no || short cut before pace_work() */
 	busy = pace_work();
-	busy |= act_event_count() != pace_events || dev_count() != pace_devs;
+	busy |= act_event_count() != pace_events || dev_set_gen() != pace_set_gen;
 	pace_events = act_event_count();
-	pace_devs = dev_count();
+	pace_set_gen = dev_set_gen();
 	next = pace_next(&pace, busy);
 	if ((uint64_t)next * NSEC_PER_MSEC != runtime.tick_ns)
-		pace_apply(tfd, next);
+		pace_apply(tfd, next, false);
 	runtime.ticks++;
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 }
 
 /*
- * An event between ticks (an API write, a policy load, a namespace's monitor news) is
- * work: the next tick comes at --interval, not at the paced one.
+ * An event between ticks (an API write, a policy load) or a device that came or went (a
+ * namespace's monitor news) is work: the next tick comes within --interval, not at the
+ * paced one.
  */
 static void pace_poke(int tfd)
 {
-	if (act_event_count() == pace_events)
+	if (act_event_count() == pace_events && dev_set_gen() == pace_set_gen)
 		return;
 	pace_events = act_event_count();
+	pace_set_gen = dev_set_gen();
 	if (pace_reset(&pace))
-		pace_apply(tfd, pace.cur_ms);
+		pace_apply(tfd, pace.cur_ms, true);
 }
 
 /*
@@ -601,7 +628,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
-	char run_dir[4096], sock_copy[4096];
+	char run_dir[4096], sock_copy[4096], paced[64];
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
 	unsigned int i;
@@ -682,10 +709,11 @@ int main(int argc, char **argv)
 		goto err_timer;
 	}
 	pace_events = act_event_count();
-	pace_devs = dev_count();
-	log_info("vqtuned %s: %u device(s), tick %u ms (up to %u ms while nothing moves), API "
-		 "on %s%s%s", VQ_VERSION, dev_count(), o.interval_ms, o.max_interval_ms, o.socket,
-		 o.listen ? " and " : "", o.listen ? o.listen : "");
+	pace_set_gen = dev_set_gen();
+	snprintf(paced, sizeof(paced), o.max_interval_ms > o.interval_ms ?
+		 " (up to %u ms while nothing moves)" : " (fixed)", o.max_interval_ms);
+	log_info("vqtuned %s: %u device(s), tick %u ms%s, API on %s%s%s", VQ_VERSION, dev_count(),
+		 o.interval_ms, paced, o.socket, o.listen ? " and " : "", o.listen ? o.listen : "");
 	notify("READY=1");
 	if (!loop(api, tfd, sfd))
 		rc = 0;

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* pace: the sampling tick's interval, stretched while nothing moves (see pace.h). */
-#include <math.h>
-
 #include "pace.h"
 
 void pace_init(struct pace *p, uint32_t base_ms, uint32_t max_ms)

@@ -10,8 +10,9 @@
  *
  * - a tick is busy when it (or the loop since the tick before) recorded an event (a
  *   controller's step, rollback, advice, hold or failed write; an API write; an outside
- *   writer; a policy load; a namespace gone or back), when the device set changed, or
- *   when a controlled device's rate moved or its interval was invalid (pace_moved());
+ *   write to a knob vqtune changed; a policy load; a namespace gone or back), when the
+ *   device set changed, or when a controlled device's link flags or operational state
+ *   changed, its interval was invalid or a rate moved (pace_moved());
  * - a busy tick puts the interval back to base_ms at once;
  * - after quiet ticks that add up to PACE_QUIET_BASE_TICKS base intervals at the current
  *   interval, the interval doubles, up to max_ms.
@@ -55,8 +56,9 @@ uint32_t pace_next(struct pace *p, bool busy);
 bool pace_reset(struct pace *p);
 
 /*
- * Whether the rates of one device moved between two ticks: @n rates per second (packets
- * and bytes each way, any order as long as both arrays agree), @prev of the tick before,
+ * Whether the rates of one device moved between two ticks: @n rates per second (the
+ * daemon passes packets, bytes, drops and errors each way; any order as long as both
+ * arrays agree), @prev of the tick before,
  * @now of this one. A rate moved when the higher of its two readings is at least
  * PACE_MOVE_FLOOR and the lower is under PACE_MOVE_RATIO of it. Negative or NaN readings
  * (unknown) count as moved: nothing can be said of them.

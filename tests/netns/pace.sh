@@ -1,7 +1,9 @@
 #!/bin/bash
 # Interval pacing (vqtuned(8) INTERVAL PACING, daemon/pace.h) on the real daemon: with the
 # balanced policy controlling an idle veth pair, the tick backs off from --interval to
-# --max-interval; an API write and the start of traffic each bring it back to --interval;
+# --max-interval and an API write brings it back; with the laws switched off (so no
+# controller event can be what hurries it), the start of traffic, a link taken down and a
+# device added each bring it back, and it backs off again once traffic stops;
 # --max-interval equal to --interval, or a policy in mode observe, keep it fixed; a bad
 # --max-interval is refused by name before anything starts.
 source "$(dirname "$0")/lib.sh"
@@ -23,6 +25,25 @@ wait_tick() {
 	done
 	echo "$t"
 }
+# until_eq DESC WANT CMD...: poll CMD every 50 ms for up to 3 s until it prints WANT (a
+# busy tick between two reads may put the interval back to base for a moment), then check
+until_eq() {
+	local d=$1 want=$2 got n=0
+	shift 2
+	while [ $n -lt 60 ]; do
+		got=$("$@")
+		[ "$got" = "$want" ] && break
+		sleep 0.05
+		n=$((n + 1))
+	done
+	check "$d" "$want" "$got"
+}
+metric_tick() {
+	curl -s --unix-socket "$VQ_SOCK" http://localhost/metrics |
+		awk '$1 == "vqtune_tick_interval_seconds" { printf "%.3f\n", $2 }'
+}
+status_tick_line() { vq_ctl status | grep '^tick interval:'; }
+last_event() { vq_ctl --json status | vq_json "d['last_event_id']"; }
 # min_tick SECONDS: the shortest tick seen polling every 50 ms for SECONDS
 min_tick() {
 	local t m=999999 n=0
@@ -63,12 +84,9 @@ check "va is controlled" active "$(vq_ctl --json devices | vq_json "[x['mode'] f
 # 5 quiet ticks of 100 ms, 3 of 200 ms: 400 ms within ~1.1 s of quiet (a start-up tick or two
 # are busy: devices appearing, first intervals)
 check "idle pair: the tick backs off to --max-interval" 400 "$(wait_tick 400 5)"
-check "vqtune_tick_interval_seconds" 0.400 \
-	"$(curl -s --unix-socket "$VQ_SOCK" http://localhost/metrics |
-		awk '$1 == "vqtune_tick_interval_seconds" { printf "%.3f\n", $2 }')"
-check_true "vqtunectl status shows base and max" \
-	grep -q '^tick interval: *0.4s (0.1s, up to 0.4s while nothing moves)$' \
-	<<< "$(vq_ctl status)"
+until_eq "vqtune_tick_interval_seconds" 0.400 metric_tick
+until_eq "vqtunectl status shows base and max" \
+	"tick interval:    0.4s (0.1s, up to 0.4s while nothing moves)" status_tick_line
 
 # an API write is an event between ticks: the next tick is at --interval at once (threaded
 # 0 is veth's default: the write changes nothing but is journalled)
@@ -78,15 +96,43 @@ check "after an API write: --interval" $BASE_MS "$(tick_ms)"
 vq_ctl restore >/dev/null
 check "quiet again after the write: backs off" 400 "$(wait_tick 400 5)"
 
+ticks1=$(vq_ctl --json status | vq_json "d['ticks']")
+vq_daemon_stop
+# 100 ms ticks for ~8 s would be ~80; the daemon ran mostly paced
+check_true "the paced daemon ran ticks ($ticks1)" test "${ticks1:-0}" -gt 10
+
+# ---- laws off: only rates, links and the device set can hurry the tick ------------------
+python3 - "$POLICY" > "$VQ_TMP/lawsoff.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["name"] = "lawsoff"
+for c in p["controllers"].values():
+    c["enabled"] = False
+print(json.dumps(p))
+PY
+vq_daemon --netns "$A" --netns "$B" --interval $BASE_MS --policy "$VQ_TMP/lawsoff.json" ||
+	exit $KSFT_FAIL
+check "laws off: the tick backs off" 400 "$(wait_tick 400 5)"
 # traffic starting on the controlled pair moves its rates: back to --interval
-ip netns exec "$A" ping -q -f -c 100000 -w 4 192.0.2.2 >/dev/null 2>&1 &
+e0=$(last_event)
+ip netns exec "$A" ping -q -f -c 100000 -w 3 192.0.2.2 >/dev/null 2>&1 &
 PING=$!
 VQ_PIDS+=("$PING")
 check "traffic starts: the tick returns to --interval" $BASE_MS "$(min_tick 2)"
+check "... with no event (the rates did it)" "$e0" "$(last_event)"
 wait "$PING" 2>/dev/null
-ticks1=$(vq_ctl --json status | vq_json "d['ticks']")
+check "traffic stopped: backs off again" 400 "$(wait_tick 400 5)"
+# a link taken down (va's flags and operational state change, no rate)
+ip -n "$A" link set va down
+check "va down: the tick returns to --interval" $BASE_MS "$(min_tick 1)"
+ip -n "$A" link set va up
+check "va up again: backs off" 400 "$(wait_tick 400 5)"
+# a device that comes between ticks
+e1=$(last_event)
+ip -n "$A" link add vqpace0 type dummy
+check "a device added: the tick returns to --interval" $BASE_MS "$(min_tick 1)"
+check "... with no event (the device set did it)" "$e1" "$(last_event)"
 vq_daemon_stop
-check_true "the paced daemon ran ticks ($ticks1)" test "${ticks1:-0}" -gt 10
 
 # ---- fixed: --max-interval = --interval, and mode observe --------------------------------
 vq_daemon --netns "$A" --netns "$B" --interval $BASE_MS --max-interval $BASE_MS \

@@ -127,7 +127,8 @@ static void test_event_line(void **state)
 static void test_status_tick(void **state)
 {
 	char out[OUT_MAX_BYTES];
-	json_t *st = json_pack("{s:I, s:I, s:I}", "tick_interval_ns", (json_int_t)2000000000,
+	json_t *st = json_pack("{s:s, s:I, s:I, s:I}", "mode", "active",
+			       "tick_interval_ns", (json_int_t)2000000000,
 			       "tick_base_ns", (json_int_t)1000000000,
 			       "tick_max_ns", (json_int_t)4000000000);
 
@@ -135,6 +136,15 @@ static void test_status_tick(void **state)
 	capture(ctl_text_status, st, out, sizeof(out));
 	assert_non_null(strstr(out, "\ntick interval:    2.0s (1.0s, up to 4.0s while nothing "
 				    "moves)\n"));
+	/* mode observe never paces */
+	json_object_set_new(st, "mode", json_string("observe"));
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick interval:    2.0s (fixed)\n"));
+	/* --max-interval = --interval */
+	json_object_set_new(st, "mode", json_string("advise"));
+	json_object_set_new(st, "tick_max_ns", json_integer(1000000000));
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick interval:    2.0s (fixed)\n"));
 	/* an older daemon: the interval alone */
 	json_object_del(st, "tick_max_ns");
 	capture(ctl_text_status, st, out, sizeof(out));
