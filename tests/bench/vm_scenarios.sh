@@ -26,7 +26,7 @@
 # 1..100, default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
 # VQ_BENCH_TICK_MS (vqtuned --interval, 10..60000, default 1000, the daemon's own),
 # VQ_BENCH_MAX_TICK_MS (vqtuned --max-interval, VQ_BENCH_TICK_MS..60000, default the
-# daemon's own 4 x --interval; equal to VQ_BENCH_TICK_MS: a fixed tick),
+# daemon's own: --interval, a fixed tick; above VQ_BENCH_TICK_MS: pacing on),
 # VQ_BENCH_SCENS (subset of "rr bulk bulkrr slowzc"), VQ_BENCH_GRID (subset of the grid
 # entries bench_scen.sh's apply_set() knows), VQ_BENCH_B_FRESH (1: measure the winner again,
 # 0: report its sweep runs), VQ_BENCH_EVENTS (vqtuned decisions shown per run, 0..1000,

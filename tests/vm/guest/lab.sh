@@ -40,8 +40,7 @@ LAB_ENV=${LAB_ENV-/etc/vqlab.env}
 
 PHASE_S=${LAB_PHASE_S:-20}
 # each phase's first quarter is not measured, in both passes (5 s of 20, 10 ticks at
-# TICK_MS, which the new traffic's rates bring back when the active pass's tick was paced):
-# the active pass's controllers move the knobs for the new traffic then (the
+# TICK_MS): the active pass's controllers move the knobs for the new traffic then (the
 # bench's warm-up at the lab's scale) and TCP's slow start is left out, so the table
 # compares settled knobs with the defaults, not the transition. 0 below 4 s phases.
 SETTLE_S=$((PHASE_S / 4))
