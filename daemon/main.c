@@ -179,8 +179,8 @@ static int opt_token_check(const char *file)
 
 /*
  * The options that take one value (--socket, --listen, --token-file, --state-dir,
- * --interval, --max-interval) are refused when given twice, as vqtunectl refuses its own repeats: with the
- * last one taken, a second --listen dropped the first listener unseen. --policy is the
+ * --interval, --max-interval) are refused when given twice, as vqtunectl refuses its own
+ * repeats: with the last one taken, a second --listen dropped the first listener unseen. --policy is the
  * exception: the later one wins, so that VQTUNED_OPTS overrides the policy the systemd unit
  * gives (systemd/vqtuned.service.in); the start event names the policy installed. --netns
  * and --manage are lists; --check-policy names its own repeat.
@@ -712,7 +712,8 @@ int main(int argc, char **argv)
 	pace_events = act_event_count();
 	pace_set_gen = dev_set_gen();
 	snprintf(paced, sizeof(paced), o.max_interval_ms > o.interval_ms ?
-		 " (up to %u ms while nothing moves)" : " (fixed)", o.max_interval_ms);
+		 " (up to %u ms while a policy controls devices and nothing moves)" : " (fixed)",
+		 o.max_interval_ms);
 	log_info("vqtuned %s: %u device(s), tick %u ms%s, API on %s%s%s", VQ_VERSION, dev_count(),
 		 o.interval_ms, paced, o.socket, o.listen ? " and " : "", o.listen ? o.listen : "");
 	notify("READY=1");
