@@ -180,10 +180,10 @@ static int opt_token_check(const char *file)
 /*
  * The options that take one value (--socket, --listen, --token-file, --state-dir,
  * --interval, --max-interval) are refused when given twice, as vqtunectl refuses its own
- * repeats: with the last one taken, a second --listen dropped the first listener unseen. --policy is the
- * exception: the later one wins, so that VQTUNED_OPTS overrides the policy the systemd unit
- * gives (systemd/vqtuned.service.in); the start event names the policy installed. --netns
- * and --manage are lists; --check-policy names its own repeat.
+ * repeats: with the last one taken, a second --listen dropped the first listener unseen.
+ * --policy is the exception: the later one wins, so that VQTUNED_OPTS overrides the policy
+ * the systemd unit gives (systemd/vqtuned.service.in); the start event names the policy
+ * installed. --netns and --manage are lists; --check-policy names its own repeat.
  * 0, or -EINVAL with the message on stderr; @seen holds the options met so far.
  */
 static int opt_once(const struct option *lo, int c, uint32_t *seen)
@@ -429,6 +429,22 @@ static bool pace_work(void)
 	return !controlled || moved;
 }
 
+/* Whether an event was recorded or a device came or went since the pacer last asked. */
+static bool pace_news(void)
+{
+	bool news = act_event_count() != pace_events || dev_set_gen() != pace_set_gen;
+
+	pace_events = act_event_count();
+	pace_set_gen = dev_set_gen();
+	return news;
+}
+
+/* Pacing asked for: --max-interval above --interval (off, the pacer costs a tick nothing). */
+static bool pace_on(void)
+{
+	return pace.max_ms > pace.base_ms;
+}
+
 static void tick(int tfd)
 {
 	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -438,14 +454,14 @@ static void tick(int tfd)
 	smp_tick();
 	/* after the sample (and its outside-write check): decide on what was just read */
 	decide_tick();
-	/* every tick looks at every controlled device: no || short cut before pace_work() */
-	busy = pace_work();
-	busy |= act_event_count() != pace_events || dev_set_gen() != pace_set_gen;
-	pace_events = act_event_count();
-	pace_set_gen = dev_set_gen();
-	next = pace_next(&pace, busy);
-	if ((uint64_t)next * NSEC_PER_MSEC != runtime.tick_ns)
-		pace_apply(tfd, next, false);
+	if (pace_on()) {
+		/* both always run: pace_work() keeps every controlled device's readings */
+		busy = pace_work();
+		busy |= pace_news();
+		next = pace_next(&pace, busy);
+		if ((uint64_t)next * NSEC_PER_MSEC != runtime.tick_ns)
+			pace_apply(tfd, next, false);
+	}
 	runtime.ticks++;
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 }
@@ -457,11 +473,7 @@ static void tick(int tfd)
  */
 static void pace_poke(int tfd)
 {
-	if (act_event_count() == pace_events && dev_set_gen() == pace_set_gen)
-		return;
-	pace_events = act_event_count();
-	pace_set_gen = dev_set_gen();
-	if (pace_reset(&pace))
+	if (pace_on() && pace_news() && pace_reset(&pace))
 		pace_apply(tfd, pace.cur_ms, true);
 }
 
@@ -709,8 +721,8 @@ int main(int argc, char **argv)
 		log_err("timerfd: %s", strerror(errno));
 		goto err_timer;
 	}
-	pace_events = act_event_count();
-	pace_set_gen = dev_set_gen();
+	/* the start's events and devices are no news to the first tick */
+	pace_news();
 	snprintf(paced, sizeof(paced), o.max_interval_ms > o.interval_ms ?
 		 " (up to %u ms while a policy controls devices and nothing moves)" : " (fixed)",
 		 o.max_interval_ms);

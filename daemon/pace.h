@@ -3,10 +3,10 @@
  * pace: the sampling tick's interval, stretched while nothing moves.
  *
  * A tick costs what its reads cost (netlink dumps, sysfs, ethtool: a few ms of a vCPU
- * under emulation), whether or not a controller acts on them. A request/response workload
- * that the laws leave alone pays that cost on every tick in its latency. So the interval
- * backs off while the ticks are quiet, as chronyd's polling interval does between minpoll
- * and maxpoll, and comes back to the base at the first sign of work:
+ * under emulation), whether or not a controller acts on them. With pacing asked for
+ * (--max-interval above --interval; off by default), the interval backs off while the
+ * ticks are quiet, as chronyd's polling interval does between minpoll and maxpoll, and
+ * comes back to the base at the first sign of work:
  *
  * - a tick is busy when it (or the loop since the tick before) recorded an event (a
  *   controller's step, rollback, advice, hold or failed write; an API write; an outside
@@ -20,8 +20,11 @@
  * With base 1 s and max 4 s: 5 quiet ticks of 1 s, 3 of 2 s, then 4 s. max_ms == base_ms
  * turns pacing off. The laws see their ticks and measured intervals as with a longer
  * --interval (rates are per second over the measured interval); their tick-counted
- * windows (cooldown, settle, hold) last longer in time while paced, which only makes them
- * more conservative, and a step is always followed by base-interval ticks (it is an event).
+ * windows (cooldown, settle, hold, re-probe backoffs) last longer in time while paced, and
+ * a step is always followed by base-interval ticks (it is an event). Measured in the
+ * live-traffic bench (docs/bench.md "the paced tick"): the daemon's CPU under a quiet
+ * request/response load halved, its p99 did not move, and a slow consumer's zerocopy
+ * re-probe came later, into the measured window; hence off by default.
  */
 #ifndef VQ_PACE_H
 #define VQ_PACE_H
@@ -58,8 +61,7 @@ bool pace_reset(struct pace *p);
 /*
  * Whether the rates of one device moved between two ticks: @n rates per second (the
  * daemon passes packets, bytes, drops and errors each way; any order as long as both
- * arrays agree), @prev of the tick before,
- * @now of this one. A rate moved when the higher of its two readings is at least
+ * arrays agree), @prev of the tick before, @now of this one. A rate moved when the higher of its two readings is at least
  * PACE_MOVE_FLOOR and the lower is under PACE_MOVE_RATIO of it. Negative or NaN readings
  * (unknown) count as moved: nothing can be said of them.
  */
