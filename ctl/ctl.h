@@ -97,7 +97,10 @@ char *ctl_fmt_bitrate(double bytes_per_s, char *buf, size_t len);
 /* A count or per-second count with SI prefix: 1234567 -> "1.23M", 999 -> "999". Returns buf. */
 char *ctl_fmt_si(double v, char *buf, size_t len);
 
-/* A duration in ns as "3d04h05m", "2h03m", "5m07s", "12.0s". Returns buf. */
+/*
+ * A duration in ns as "3d04h05m", "2h03m", "5m07s", "12.0s"; under a second in ms ("100ms",
+ * "2.5ms"), under a millisecond in whole us ("750us"), and 0 as "0s". Returns buf.
+ */
 char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len);
 
 /* CLOCK_REALTIME ns as UTC "2026-11-30T03:00:00.123Z". Returns buf. */

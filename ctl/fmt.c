@@ -23,6 +23,7 @@
 /* Bits in a byte: rates are shown in bit/s, as link speeds are. */
 #define CTL_BITS_PER_BYTE	8.0
 #define CTL_NS_PER_S		1000000000ULL
+#define CTL_NS_PER_MS		1000000ULL
 #define CTL_S_PER_MIN		60ULL
 #define CTL_S_PER_HOUR		3600ULL
 #define CTL_S_PER_DAY		86400ULL
@@ -360,8 +361,16 @@ char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len)
 	else if (s >= CTL_S_PER_MIN)
 		snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / CTL_S_PER_MIN),
 			 (unsigned long long)(s % CTL_S_PER_MIN));
-	else
+	else if (s)
 		snprintf(buf, len, "%.1fs", (double)ns / (double)CTL_NS_PER_S);
+	else if (ns >= CTL_NS_PER_MS && ns % CTL_NS_PER_MS == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / CTL_NS_PER_MS));
+	else if (ns >= CTL_NS_PER_MS)
+		snprintf(buf, len, "%.1fms", (double)ns / (double)CTL_NS_PER_MS);
+	else if (ns)
+		snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000));
+	else
+		snprintf(buf, len, "0s");
 	return buf;
 }
 

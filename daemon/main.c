@@ -300,10 +300,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "vqtuned: unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
-	/* after the whole command line: a second file or a stray argument is refused (exit 2),
-	 * not left unchecked behind a valid first one */
-	if (o->check)
-		exit(policy_check_file(o->check, stderr) ? 1 : 0);
 	/* after both: either may come first */
 	if (!o->max_interval_ms) {
 		o->max_interval_ms = o->interval_ms;
@@ -318,6 +314,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			"on the TCP listener only (the unix socket is guarded by its file mode)\n");
 		return -EINVAL;
 	}
+	/* after the whole command line and its cross-checks: a second file, a stray argument
+	 * or options that could not run together are refused (exit 2), not left unchecked
+	 * behind a valid policy file */
+	if (o->check)
+		exit(policy_check_file(o->check, stderr) ? 1 : 0);
 	return o->token_file ? opt_token_check(o->token_file) : 0;
 }
 

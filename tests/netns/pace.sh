@@ -90,7 +90,7 @@ check "default tick_max_ns: --interval" $((BASE_MS * 1000000)) \
 	"$(vq_ctl --json status | vq_json "d['tick_max_ns']")"
 sleep 2
 check "default: the idle pair's tick stays at --interval" $BASE_MS "$(tick_ms)"
-check "vqtunectl status says fixed" "tick interval:    0.1s (fixed)" "$(status_tick_line)"
+check "vqtunectl status says fixed" "tick interval:    100ms (fixed)" "$(status_tick_line)"
 vq_daemon_stop
 
 # ---- paced: --max-interval 4 x base -----------------------------------------------------
@@ -105,7 +105,7 @@ check "va is controlled" active "$(vq_ctl --json devices | vq_json "[x['mode'] f
 check "idle pair: the tick backs off to --max-interval" 400 "$(wait_tick 400 5)"
 until_eq "vqtune_tick_interval_seconds" 0.400 metric_tick
 until_eq "vqtunectl status shows base and max" \
-	"tick interval:    0.4s (0.1s, up to 0.4s while nothing moves)" status_tick_line
+	"tick interval:    400ms (100ms, up to 400ms while nothing moves)" status_tick_line
 
 # an API write is an event between ticks: the next tick is at --interval at once (threaded
 # 0 is veth's default: the write changes nothing but is journalled)
@@ -166,7 +166,7 @@ vq_daemon --netns "$A" --netns "$B" --interval $BASE_MS --max-interval $MAX_MS |
 	exit $KSFT_FAIL
 sleep 2
 check "mode observe: the tick stays at --interval" $BASE_MS "$(tick_ms)"
-check "... and vqtunectl status says fixed" "tick interval:    0.1s (fixed)" \
+check "... and vqtunectl status says fixed" "tick interval:    100ms (fixed)" \
 	"$(status_tick_line)"
 vq_daemon_stop
 vq_done

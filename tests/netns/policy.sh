@@ -97,6 +97,17 @@ check_true "... names both files ($(cat "$VQ_TMP/err"))" grep -qF "one FILE per 
 "$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" junk >/dev/null 2>"$VQ_TMP/err"
 check "-C FILE junk: exit code" 2 $?
 check_true "... names the stray argument" grep -qF "unexpected argument 'junk'" "$VQ_TMP/err"
+# options that could not run together are refused with -C as without it (a valid policy
+# file does not make them pass)
+"$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" --interval 1000 --max-interval 500 \
+	>/dev/null 2>"$VQ_TMP/err"
+check "-C FILE --max-interval below --interval: exit code" 2 $?
+check_true "... names --max-interval" grep -qF "vqtuned: --max-interval: 500 ms is below" \
+	"$VQ_TMP/err"
+"$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" --token-file /nonexistent >/dev/null \
+	2>"$VQ_TMP/err"
+check "-C FILE --token-file without --listen: exit code" 2 $?
+check_true "... names --token-file" grep -qF "vqtuned: --token-file needs --listen" "$VQ_TMP/err"
 # FILE "-": standard input, a pipe too, named <stdin>; a file named "-" is ./-
 check "-C - from a pipe: a shipped policy is valid" "<stdin>: valid: 'balanced', mode active" \
 	"$(cat "$VQ_ROOT/policies/balanced.json" | "$VQTUNED" -C - 2>&1)"

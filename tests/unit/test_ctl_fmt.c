@@ -275,6 +275,13 @@ static void test_fmt_duration(void **state)
 	assert_string_equal(ctl_fmt_duration_ns(307000000000ULL, b, sizeof(b)), "5m07s");
 	assert_string_equal(ctl_fmt_duration_ns(3725000000000ULL, b, sizeof(b)), "1h02m");
 	assert_string_equal(ctl_fmt_duration_ns(273900000000000ULL, b, sizeof(b)), "3d04h05m");
+	/* under a second: a 10 ms tick read "0.0s" before */
+	assert_string_equal(ctl_fmt_duration_ns(1000000000ULL, b, sizeof(b)), "1.0s");
+	assert_string_equal(ctl_fmt_duration_ns(999000000ULL, b, sizeof(b)), "999ms");
+	assert_string_equal(ctl_fmt_duration_ns(10000000ULL, b, sizeof(b)), "10ms");
+	assert_string_equal(ctl_fmt_duration_ns(2500000ULL, b, sizeof(b)), "2.5ms");
+	assert_string_equal(ctl_fmt_duration_ns(750999ULL, b, sizeof(b)), "750us");
+	assert_string_equal(ctl_fmt_duration_ns(0, b, sizeof(b)), "0s");
 }
 
 static void test_fmt_time(void **state)
