@@ -32,6 +32,7 @@
 #include "policy.h"
 #include "runtime.h"
 #include "sample.h"
+#include "slice.h"
 #include "token.h"
 #include "util.h"
 #include "vqtune_api.h"
@@ -69,6 +70,7 @@ struct opts {
 	 * laws' tick-counted backoffs in time (docs/bench.md "the paced tick").
 	 */
 	unsigned int max_interval_ms;
+	unsigned int slice_us;		/* --sched-slice, 0: the kernel's */
 	const char *netns[MAX_NETNS_ARGS];
 	unsigned int n_netns;
 	const char *manage[MAX_GLOBS];
@@ -86,6 +88,8 @@ static void usage(FILE *f)
 		"  -i, --interval MS      sampling tick, %d..%d ms (default %d)\n"
 		"  -I, --max-interval MS  longest tick while nothing moves, --interval..%d ms\n"
 		"                         (default --interval: a fixed tick)\n"
+		"  -L, --sched-slice US   scheduler slice asked of the kernel, %d..%d us, or 0 for\n"
+		"                         the kernel's (default %d; Linux 6.12+, ignored before)\n"
 		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
 		"                         (repeatable; needs CAP_SYS_ADMIN)\n"
 		"  -m, --manage GLOB      manage devices of the own namespace matching GLOB\n"
@@ -97,7 +101,7 @@ static void usage(FILE *f)
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help             print this help and exit\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS,
-		TICK_MAX_MS);
+		TICK_MAX_MS, SLICE_MIN_US, SLICE_MAX_US, SLICE_DEFAULT_US);
 }
 
 /*
@@ -133,6 +137,28 @@ static int opt_ms(const char *name, const char *arg, unsigned int *ms)
 		return -EINVAL;
 	}
 	*ms = (unsigned int)v;
+	return 0;
+}
+
+/*
+ * --sched-slice US: digits only, no leading zero, 0 or SLICE_MIN_US..SLICE_MAX_US (the
+ * kernel's clamp, slice.h). 0 with *@us set, or -EINVAL with the message on stderr.
+ */
+static int opt_slice(const char *arg, unsigned int *us)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (leading_zero(arg) || errno || *end || !*arg || arg[strspn(arg, "0123456789")] ||
+	    (v && (v < SLICE_MIN_US || v > SLICE_MAX_US))) {
+		fprintf(stderr, "vqtuned: --sched-slice: '%s' is not 0 (the kernel's slice) or "
+			"%d..%d us, digits without a leading zero\n", arg, SLICE_MIN_US,
+			SLICE_MAX_US);
+		return -EINVAL;
+	}
+	*us = (unsigned int)v;
 	return 0;
 }
 
@@ -188,7 +214,7 @@ static int opt_token_check(const char *file)
  */
 static int opt_once(const struct option *lo, int c, uint32_t *seen)
 {
-	static const char once[] = "sltSiI";
+	static const char once[] = "sltSiIL";
 	const char *at = c > 0 ? strchr(once, c) : NULL;
 	uint32_t bit;
 
@@ -216,6 +242,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "state-dir", required_argument, NULL, 'S' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "max-interval", required_argument, NULL, 'I' },
+		{ "sched-slice", required_argument, NULL, 'L' },
 		{ "netns", required_argument, NULL, 'n' },
 		{ "manage", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
@@ -231,7 +258,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->socket = VQ_DEFAULT_SOCKET;
 	o->state_dir = VQ_DEFAULT_STATE_DIR;
 	o->interval_ms = TICK_DEFAULT_MS;
-	while ((c = getopt_long(argc, argv, "s:l:t:S:i:I:n:m:p:C:vh", lo, NULL)) != -1) {
+	o->slice_us = SLICE_DEFAULT_US;
+	while ((c = getopt_long(argc, argv, "s:l:t:S:i:I:L:n:m:p:C:vh", lo, NULL)) != -1) {
 		if (opt_once(lo, c, &seen))
 			return -EINVAL;
 		switch (c) {
@@ -261,6 +289,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'I':
 			if (opt_ms("max-interval", optarg, &o->max_interval_ms))
+				return -EINVAL;
+			break;
+		case 'L':
+			if (opt_slice(optarg, &o->slice_us))
 				return -EINVAL;
 			break;
 		case 'n':
@@ -444,6 +476,28 @@ static bool pace_news(void)
 static bool pace_on(void)
 {
 	return pace.max_ms > pace.base_ms;
+}
+
+/*
+ * --sched-slice: ask for it before anything else runs (slice.h says why). A refusal (a
+ * seccomp filter, an operator's real-time policy) is logged and the daemon goes on with the
+ * kernel's slice: the slice only shortens how long a tick holds a CPU another task wants.
+ */
+static void slice_apply(unsigned int us)
+{
+	int64_t ns = slice_set(0, us);
+
+	if (ns < 0) {
+		log_warn("--sched-slice %u us: %s: the kernel's slice stays", us,
+			 ns == -EOPNOTSUPP ? "not a SCHED_OTHER or SCHED_BATCH thread" :
+			 strerror((int)-ns));
+		ns = slice_set(0, 0);
+	} else if (us && (uint64_t)ns != (uint64_t)us * NSEC_PER_USEC) {
+		/* before 6.12 the call succeeds and the kernel keeps no slice per task */
+		log_info("--sched-slice %u us: this kernel keeps no slice per task (Linux 6.12+); "
+			 "its own slice stays", us);
+	}
+	runtime.sched_slice_ns = ns > 0 ? (uint64_t)ns : 0;
 }
 
 static void tick(int tfd)
@@ -642,7 +696,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
-	char run_dir[4096], sock_copy[4096], paced[64];
+	char run_dir[4096], sock_copy[4096], paced[64], slice[32];
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
 	unsigned int i;
@@ -654,6 +708,7 @@ int main(int argc, char **argv)
 	runtime.tick_ns = runtime.tick_base_ns = (uint64_t)o.interval_ms * NSEC_PER_MSEC;
 	runtime.tick_max_ns = (uint64_t)o.max_interval_ms * NSEC_PER_MSEC;
 	pace_init(&pace, o.interval_ms, o.max_interval_ms);
+	slice_apply(o.slice_us);
 	/* dirname() may return its argument or a static string: copy into a second buffer */
 	snprintf(sock_copy, sizeof(sock_copy), "%s", o.socket);
 	snprintf(run_dir, sizeof(run_dir), "%s", dirname(sock_copy));
@@ -727,8 +782,14 @@ int main(int argc, char **argv)
 	snprintf(paced, sizeof(paced), o.max_interval_ms > o.interval_ms ?
 		 " (up to %u ms while a policy controls devices and nothing moves)" : " (fixed)",
 		 o.max_interval_ms);
-	log_info("vqtuned %s: %u device(s), tick %u ms%s, API on %s%s%s", VQ_VERSION, dev_count(),
-		 o.interval_ms, paced, o.socket, o.listen ? " and " : "", o.listen ? o.listen : "");
+	if (runtime.sched_slice_ns)
+		snprintf(slice, sizeof(slice), "%llu us",
+			 (unsigned long long)(runtime.sched_slice_ns / NSEC_PER_USEC));
+	else
+		snprintf(slice, sizeof(slice), "the kernel's");
+	log_info("vqtuned %s: %u device(s), tick %u ms%s, scheduler slice %s, API on %s%s%s",
+		 VQ_VERSION, dev_count(), o.interval_ms, paced, slice, o.socket,
+		 o.listen ? " and " : "", o.listen ? o.listen : "");
 	notify("READY=1");
 	if (!loop(api, tfd, sfd))
 		rc = 0;

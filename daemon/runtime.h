@@ -13,6 +13,7 @@ struct runtime {
 	uint64_t ticks;			/* ticks run */
 	uint64_t missed_ticks;		/* timer expirations that found the loop still busy */
 	uint64_t tick_cpu_ns;		/* CPU time spent in sampling, summed */
+	uint64_t sched_slice_ns;	/* slice in force (sched_getattr), 0: none per task */
 };
 
 extern struct runtime runtime;

@@ -10,6 +10,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_USEC	1000ULL
 #define NSEC_PER_MSEC	1000000ULL
 
 /*

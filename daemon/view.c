@@ -144,7 +144,7 @@ int view_status(json_t **out)
 	dev_for_each(d)
 		managed += d->managed;
 	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:I, s:I, s:i, "
-			 "s:i}",
+			 "s:i, s:I}",
 			 "version", VQ_VERSION,
 			 "uptime_ns", (json_int_t)(util_now_ns(CLOCK_MONOTONIC) - runtime.start_ns),
 			 "mode", policy_get()->mode, "policy", policy_get()->name,
@@ -156,7 +156,8 @@ int view_status(json_t **out)
 			 "devices", dev_count(), "managed_devices", managed,
 			 "events", (json_int_t)act_events_recorded(),
 			 "last_event_id", (json_int_t)act_event_count(),
-			 "changed_knobs", act_changed_count(), "pid", (int)getpid());
+			 "changed_knobs", act_changed_count(), "pid", (int)getpid(),
+			 "sched_slice_ns", (json_int_t)runtime.sched_slice_ns);
 	return 200;
 }
 

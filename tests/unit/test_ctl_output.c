@@ -152,12 +152,35 @@ static void test_status_tick(void **state)
 	json_decref(st);
 }
 
+/* `vqtunectl status`: the daemon's scheduler slice, none per task, or an older daemon's "-" */
+static void test_status_slice(void **state)
+{
+	char out[OUT_MAX_BYTES];
+	json_t *st = json_pack("{s:s, s:I}", "mode", "active", "sched_slice_ns",
+			       (json_int_t)100000);
+
+	(void)state;
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\nsched slice:      100us\n"));
+	json_object_set_new(st, "sched_slice_ns", json_integer(2800000));
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\nsched slice:      2.8ms\n"));
+	json_object_set_new(st, "sched_slice_ns", json_integer(0));
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\nsched slice:      none per task (kernel before 6.12)\n"));
+	json_object_del(st, "sched_slice_ns");
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\nsched slice:      -\n"));
+	json_decref(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule_line),
 		cmocka_unit_test(test_event_line),
 		cmocka_unit_test(test_status_tick),
+		cmocka_unit_test(test_status_slice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,8 @@
 # counters (bracketed by vqpairctl reads before and after the daemon's sample), latency
 # while traffic flows, the vqpair knobs only on the FRONT, PUTs of busyloop-us, zerocopy
 # and tx-full-mode that reach the module (read back with vqpairctl), an out-of-range PUT
-# refused naming the field, and SIGTERM putting the original values back.
+# refused naming the field, SIGTERM putting the original values back, and the daemon's
+# scheduler slice in force as this kernel allows it.
 . /tests/lib.sh
 trap cleanup EXIT
 [ -x /bin/vqtuned ] && [ -x /bin/vqtunectl ] || skip "vqtuned/vqtunectl not in the initramfs"
@@ -40,6 +41,17 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 ctl status > /dev/null || { cat $VQDIR/log; fail "vqtuned does not answer"; }
+# the daemon's scheduler slice (daemon/slice.h): the 100 us it asks for by default where
+# the kernel keeps a slice per task (6.12+); 0 before, and the start-up line says so
+sl=$(ctl --json status | sed -n 's/.*"sched_slice_ns": *\([0-9]*\).*/\1/p')
+case $(uname -r) in
+[0-5].*|6.[0-9].*|6.1[01].*) want=0 ;;
+*) want=100000 ;;
+esac
+[ "$sl" = "$want" ] || fail "status sched_slice_ns '$sl' on $(uname -r), not $want"
+[ $want != 0 ] || grep -q "this kernel keeps no slice per task" $VQDIR/log ||
+	{ cat $VQDIR/log; fail "the start-up log does not say the kernel keeps no slice per task"; }
+ok "scheduler slice $sl ns on $(uname -r)"
 # the first tick discovers the pair; a later one holds its first vqpair sample
 for _ in $(seq 50); do
 	ctl --json queues $NSA:$FRONT 2>/dev/null | grep -q '"vqpair"' && break
