@@ -130,6 +130,7 @@ bench: deps
 	tests/bench/run.sh
 	$(MAKE) bench-vm
 	$(MAKE) bench-scen
+	$(MAKE) bench-rrpair
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/policies \

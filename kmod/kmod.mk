@@ -12,6 +12,9 @@
 #                     consumer, each with default knobs, the best static setting of a
 #                     small sweep, and vqtuned (balanced.json); tests/bench/vm_scenarios.sh
 #                     (VQ_BENCH_S, VQ_BENCH_RUNS, ...); ~57 min under TCG
+#   make bench-rrpair what request/response pays for a running vqtuned, on one pair at a
+#                     time: daemon running with its own scheduler slice, with the kernel's,
+#                     and stopped, interleaved; tests/bench/vm_rrpair.sh; ~15 min under TCG
 #   make kmod-sparse  the module through sparse (C=1) for every test kernel
 #   make kmod-spec-check  include/vqpair.h against kmod/vqpair.spec
 # VQ_KERNELS: test kernel tags, see scripts/kernels.sh. VQ_TESTS=t_a,t_b runs a subset.
@@ -23,7 +26,7 @@ VQ_SPARSE_KERNELS ?= 6.1 6.12
 KMOD_HOST_KDIR	:= /lib/modules/$(shell uname -r)/build
 VQ_CACHE	?= $(CURDIR)/.cache
 
-.PHONY: kmod check-vm bench-vm bench-scen kmod-sparse kmod-spec-check
+.PHONY: kmod check-vm bench-vm bench-scen bench-rrpair kmod-sparse kmod-spec-check
 
 kmod-spec-check:
 	@mkdir -p $(VQ_CACHE)
@@ -63,3 +66,6 @@ bench-vm: all tools
 
 bench-scen: all tools
 	@VQ_BENCH_KERNEL="$(VQ_BENCH_KERNEL)" tests/bench/vm_scenarios.sh
+
+bench-rrpair: all tools
+	@VQ_BENCH_KERNEL="$(VQ_BENCH_KERNEL)" tests/bench/vm_rrpair.sh

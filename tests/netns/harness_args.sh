@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/vm/run.sh, tests/bench/vm_scenarios.sh and tests/bench/vm_vqpair.sh refuse a bad
+# tests/vm/run.sh, tests/bench/vm_scenarios.sh, vm_vqpair.sh and vm_rrpair.sh refuse a bad
 # option, kernel tag or setting by name, exit 2, before they lock, fetch, build or boot
 # anything (VQ_BENCH_TICK_MS=abc had failed only inside the guest, after the whole sweep; a
 # bad tag only after the VM lock).
@@ -72,7 +72,7 @@ check "run.sh VQ_TESTS=t_nosuch" \
 check "run.sh VQ_TESTS=t_load" "2 vm: VQ_TESTS must be one of $GUEST_TESTS, not 't_load' files=0" \
 	"$(run VQ_TESTS=t_load)"
 check "run.sh VQ_BENCH_MODE=x" \
-	"2 vm: VQ_BENCH_MODE must be one of bench bench-scen, not 'x' files=0" \
+	"2 vm: VQ_BENCH_MODE must be one of bench bench-rrpair bench-scen, not 'x' files=0" \
 	"$(run VQ_BENCH_MODE=x -- --bench)"
 check "run.sh --check takes good settings" "0  files=0" \
 	"$(run VQ_TESTS=t_bql,t_ring VQ_VM_TIMEOUT=600 VQ_QEMU_NICS=hubpair -- --check 6.1 6.12 7)"
@@ -205,9 +205,30 @@ check "vm_vqpair bad VQ_BENCH_KERNEL" \
 check "vm_vqpair two tags" "2 vm_vqpair: one KERNEL_TAG at most, not '7 6.1' files=0" \
 	"$(vqp -- 7 6.1)"
 
+# ---- tests/bench/vm_rrpair.sh (make bench-rrpair) ----
+rrp() { refused tests/bench/vm_rrpair.sh "$@"; }
+check "vm_rrpair bad tag" "2 vm_rrpair: KERNEL_TAG must be one of $TAGS, not '5.10' files=0" \
+	"$(rrp -- 5.10)"
+check "vm_rrpair two tags" "2 vm_rrpair: one KERNEL_TAG at most, not '7 6.1' files=0" \
+	"$(rrp -- 7 6.1)"
+check "vm_rrpair bad option" \
+	"2 vm_rrpair: unknown option '--bogus' (options: --check -h --help) files=0" \
+	"$(rrp -- --bogus)"
+check "vm_rrpair VQ_BENCH_RUNS=0" \
+	"2 vm_rrpair: VQ_BENCH_RUNS must be a whole number in 1..100 (pairs), not '0' files=0" \
+	"$(rrp VQ_BENCH_RUNS=0)"
+check "vm_rrpair VQ_BENCH_WINDOWS=4" \
+	"2 vm_rrpair: VQ_BENCH_WINDOWS must be a multiple of 3 (the states' balanced order), not '4' files=0" \
+	"$(rrp VQ_BENCH_WINDOWS=4)"
+check "vm_rrpair VQ_BENCH_S=abc" \
+	"2 vm_rrpair: VQ_BENCH_S must be a whole number in 1..3600 (seconds), not 'abc' files=0" \
+	"$(rrp VQ_BENCH_S=abc)"
+check "vm_rrpair --check takes good settings" "0  files=0" \
+	"$(rrp VQ_BENCH_RUNS=2 VQ_BENCH_WINDOWS=9 VQ_BENCH_S=5 VQ_BENCH_WARMUP_S=0 -- --check 6.12)"
+
 # ---- make bench-scen / bench-vm VQ_BENCH_KERNEL=9: the refusal names the make variable the
 # user set, not the scripts' KERNEL_TAG argument
-for t in bench-scen bench-vm; do
+for t in bench-scen bench-vm bench-rrpair; do
 	env VQ_CACHE="$VQ_TMP/cache" timeout "$REFUSE_TIMEOUT_S" make -s -C "$ROOT" "$t" \
 		VQ_BENCH_KERNEL=9 > "$VQ_TMP/out" 2>&1
 	check "make $t VQ_BENCH_KERNEL=9: refused by the variable's name" 1 \

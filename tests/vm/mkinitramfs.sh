@@ -44,7 +44,7 @@ copy_bin "$(command -v setpriv)" /bin/setpriv
 # coreutils nice: busybox has no nice applet (the bench's VQ_BENCH_NICE)
 copy_bin "$(command -v nice)" /bin/nice
 copy_bin "$ctl" /bin/vqpairctl
-for b in vqtuned vqtunectl tests/tools/vqprobe; do
+for b in vqtuned vqtunectl tests/tools/vqprobe tests/tools/vqslice; do
 	[ -x "$top/build/$b" ] && copy_bin "$top/build/$b" "/bin/${b##*/}"
 done
 # the iproute2 plugin for `ip link add ... type vqpair peer name X` (tests set IP_LIB_DIR)

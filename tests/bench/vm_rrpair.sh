@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What request/response pays for a running vqtuned, on one pair at a time: sockperf
+# ping-pong windows interleaved on the same vqpair with the daemon running with its own
+# scheduler slice (R), running with the kernel's (K), and stopped (S). The guest side is
+# tests/vm/guest/bench_rrpair.sh; this script boots it through tests/vm/run.sh --bench and
+# prints, per state, the medians over all windows, and the same-pair ratios: each window's
+# figure over the median of its pair's S windows, their median over all windows, and in how
+# many windows the ratio is above 1. The fresh-pair table (tests/bench/vm_scenarios.sh)
+# cannot resolve a cost this size: its pairs differ by about as much.
+#
+# Figures only, no thresholds. Exit 0 when every window has its figures; 1 otherwise.
+# Exit 2: a bad argument or setting, refused by name (one line on stderr) before anything is
+# built or booted.
+#
+# usage: tests/bench/vm_rrpair.sh [--check] [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
+# Env (whole numbers without a leading zero): VQ_BENCH_RUNS (pairs, 1..100, default 3),
+# VQ_BENCH_S (seconds per window, 1..3600, default 10), VQ_BENCH_WINDOWS (windows per state
+# and pair, a multiple of 3, 3..300, default 6), VQ_BENCH_WARMUP_S (the daemon's warm-up
+# under ping-pong before the first window, 0..3600 s, default 25), VQ_VM_TIMEOUT (30..86400 s,
+# default 5400).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+# shellcheck source=tests/vm/vmlib.sh
+. tests/vm/vmlib.sh
+
+usage() {
+	echo "usage: tests/bench/vm_rrpair.sh [--check] [KERNEL_TAG]; options: --check -h --help;" \
+		"kernel tags: $(vm_known_tags)"
+}
+refuse() {
+	echo "vm_rrpair: $*" >&2
+	exit 2
+}
+need_uint() {
+	local why
+	[ -n "${!1:-}" ] || return 0
+	why=$(vm_uint_ok "$1" "${!1}" "$2" "$3" "$4") || refuse "$why"
+}
+
+check=0 args=()
+for a in "$@"; do
+	case $a in
+	--check)	check=1 ;;
+	-h|--help)	usage; exit 0 ;;
+	-*)		refuse "unknown option '$a' (options: --check -h --help)" ;;
+	*)		args+=("$a") ;;
+	esac
+done
+[ ${#args[@]} -le 1 ] || refuse "one KERNEL_TAG at most, not '${args[*]}'"
+tag=${args[0]:-${VQ_BENCH_KERNEL:-7}}
+why=$(vm_word_ok "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag" \
+	"$(vm_known_tags)") || refuse "$why"
+need_uint VQ_BENCH_RUNS 1 100 pairs
+need_uint VQ_BENCH_S 1 3600 seconds
+need_uint VQ_BENCH_WINDOWS 3 300 "windows per state and pair"
+[ $(( ${VQ_BENCH_WINDOWS:-6} % 3 )) = 0 ] ||
+	refuse "VQ_BENCH_WINDOWS must be a multiple of 3 (the states' balanced order), not" \
+		"'$VQ_BENCH_WINDOWS'"
+need_uint VQ_BENCH_WARMUP_S 0 3600 seconds
+need_uint VQ_VM_TIMEOUT 30 86400 seconds
+[ $check = 1 ] && exit 0
+
+words=""
+for v in VQ_BENCH_RUNS VQ_BENCH_S VQ_BENCH_WINDOWS VQ_BENCH_WARMUP_S; do
+	[ -n "${!v:-}" ] && words+=" $v=${!v}"
+done
+log=$(mktemp "${TMPDIR:-/tmp}/vqrrpair.XXXXXX") || exit 1
+trap 'rm -f "$log"' EXIT
+VQ_BENCH_MODE=bench-rrpair VQ_VM_APPEND="${words# }" VQ_VM_TIMEOUT=${VQ_VM_TIMEOUT:-5400} \
+	tests/vm/run.sh --bench "$tag" > "$log" 2>&1
+rc=$?
+sed -n 's/^\[[^]]*\] *| *\(bench-[a-z-]*:.*\)/\1/p' "$log" > "$log.lines"
+trap 'rm -f "$log" "$log.lines"' EXIT
+grep '^bench-note:' "$log.lines"
+if ! grep -q '^bench-rrpair:' "$log.lines"; then
+	tail -30 "$log"
+	echo "FAIL: no bench-rrpair line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
+	exit 1
+fi
+awk -v tag="$tag" '
+function med(list,    n, i, j, t, a) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+/^bench-rrpair-head:/ { sub(/^bench-rrpair-head: /, ""); hdr = $0; next }
+/^bench-rrpair:/ {
+	delete f
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	if ("error" in f || !("p99_us" in f)) { errs = errs " " f["pair"] "/" f["state"]; next }
+	w++; P[w] = f["pair"]; S[w] = f["state"]
+	for (k = 1; k <= 3; k++) V[w, k] = f[key[k]]
+	all[f["state"], "cpu"] = all[f["state"], "cpu"] " " f["cpu_cs"]
+	all[f["state"], "slice"] = f["slice_ns"]
+	for (k = 1; k <= 3; k++) {
+		all[f["state"], k] = all[f["state"], k] " " f[key[k]]
+		pst[f["pair"], f["state"], k] = pst[f["pair"], f["state"], k] " " f[key[k]]
+	}
+}
+BEGIN { key[1] = "p50_us"; key[2] = "p99_us"; key[3] = "p999_us"
+	nm[1] = "p50"; nm[2] = "p99"; nm[3] = "p99.9"
+	st[1] = "R"; st[2] = "K"; st[3] = "S"
+	lab["R"] = "R running, own slice"; lab["K"] = "K running, kernel slice"
+	lab["S"] = "S stopped" }
+END {
+	printf "# same-pair rr, kernel %s, TCG guest: %s\n", tag, hdr
+	printf "%-30s %10s %10s %10s %8s %10s\n", "state (windows)", "p50 us", "p99 us", "p99.9 us",
+		"cpu cs", "slice us"
+	for (s = 1; s <= 3; s++) {
+		x = st[s]
+		n = split(all[x, 2], tmp, " ")
+		if (!n) continue
+		printf "%-30s %10.1f %10.1f %10.1f %8.1f %10s\n", lab[x] " (" n ")", med(all[x, 1]),
+			med(all[x, 2]), med(all[x, 3]), med(all[x, "cpu"]),
+			all[x, "slice"] == 0 ? "-" : all[x, "slice"] / 1000
+	}
+	printf "same-pair ratios (window / median of its pair'"'"'s S windows; median, windows above 1):\n"
+	for (s = 1; s <= 2; s++) {
+		x = st[s]; line = ""
+		for (k = 1; k <= 3; k++) {
+			l = ""; up = 0; n = 0
+			for (i = 1; i <= w; i++) {
+				if (S[i] != x || pst[P[i], "S", k] == "") continue
+				r = V[i, k] / med(pst[P[i], "S", k]); l = l " " r; n++; up += r > 1
+			}
+			if (n) line = line sprintf("  %s %.3f (%d of %d above)", nm[k], med(l), up, n)
+		}
+		if (line != "") printf "  %s/S:%s\n", x, line
+	}
+	if (errs != "") { printf "windows without a figure:%s\n", errs; exit 1 }
+}' "$log.lines"
+st=$?
+[ $rc = 0 ] || echo "tests/vm/run.sh exit status $rc (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
+[ $st = 0 ] && [ $rc = 0 ]

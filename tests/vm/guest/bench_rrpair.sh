@@ -1,0 +1,112 @@
+#!/bin/sh
+# What request/response pays for a running vqtuned, measured on ONE pair (vqmode=
+# bench-rrpair; host side tests/bench/vm_rrpair.sh). The live-traffic table
+# (bench_scen.sh) compares fresh pairs, whose rr p99 differs from pair to pair by about as
+# much as the daemon's cost; here every state is measured on the same pair, in windows
+# interleaved in a balanced order, so the pair's own level and its drift cancel:
+#   R  vqtuned running (policies/balanced.json, 1 s tick), with its own scheduler slice
+#      (vqtuned --sched-slice, default 100 us; vqtuned(8) SCHEDULER SLICE)
+#   K  the same daemon running with the kernel's slice (tests/tools/vqslice PID 0)
+#   S  the same daemon stopped (SIGSTOP): present, holding its knobs, not running
+# sockperf UDP ping-pong front -> back, client on CPU 0, server and backend worker on CPU 1,
+# as bench_scen.sh's rr pins them; the daemon unpinned. After WARM_S of ping-pong with the
+# daemon running (its warm-up: the balanced policy's busyloop probe), WINDOWS windows of
+# DUR seconds per state and pair. One machine-parsable line per window:
+#   bench-rrpair: pair=N state=R|K|S p50_us=X p99_us=X p999_us=X msgs=N cpu_cs=N slice_ns=N
+# (cpu_cs: the daemon's CPU time in the window, centiseconds; slice_ns: its slice then).
+# A window that could not be measured prints error=WHY. Env: VQ_BENCH_RUNS (pairs, default
+# 3), VQ_BENCH_S (window seconds, default 10), VQ_BENCH_WINDOWS (windows per state and
+# pair, a multiple of 3, default 6), VQ_BENCH_WARMUP_S (default 25).
+. /tests/lib.sh
+PAIRS=${VQ_BENCH_RUNS:-3}
+DUR=${VQ_BENCH_S:-10}
+WINDOWS=${VQ_BENCH_WINDOWS:-6}
+WARM_S=${VQ_BENCH_WARMUP_S:-25}
+TICK_MS=1000
+SR_PORT=11111
+VQT_DIR=/tmp/vqt
+# vqtuned answering on its socket after start (TCG: process start is slow)
+VQT_READY_S=20
+# the states in a balanced order: each state once in each position of every 9 windows
+ORDER="R K S K S R S R K"
+SR_PID=""
+V=""
+
+stop_all() {
+	[ -n "$V" ] && { kill -CONT "$V"; kill "$V"; wait "$V"; } 2> /dev/null
+	[ -n "$SR_PID" ] && { kill "$SR_PID"; wait "$SR_PID"; } 2> /dev/null
+	V="" SR_PID=""
+	cleanup
+}
+trap stop_all EXIT
+
+# the backend workers (kthreads "vqpairID-Q") on CPU 1, as bench_scen.sh pins them
+pin_backend() {
+	local c
+	for c in /proc/[0-9]*/comm; do
+		case $(cat "$c" 2>/dev/null) in
+		vqpair*-*) c=${c%/comm}; taskset -p -c 1 "${c#/proc/}" > /dev/null ;;
+		esac
+	done
+}
+# pp SECS: sockperf ping-pong from the front, full round trip; its figures as key=value
+pp() {
+	taskset -c 0 /sbin/ip netns exec $NSA sockperf pp -i $IPB -p $SR_PORT -t "$1" \
+		--full-rtt > /tmp/rrpair.pp 2>&1 || { echo "error=sockperf-failed"; return 1; }
+	awk '/percentile 50.000 =/ {p50 = $NF} /percentile 99.000 =/ {p99 = $NF}
+		/percentile 99.900 =/ {p999 = $NF}
+		/SentMessages=/ { for (i = 1; i <= NF; i++) if ($i ~ /^SentMessages=/) {
+			split($i, kv, "="); n = kv[2] + 0 } }
+		END { if (p50 == "" || p99 == "" || p999 == "") { print "error=no-percentiles"; exit 1 }
+			printf "p50_us=%s p99_us=%s p999_us=%s msgs=%d", p50, p99, p999, n }' \
+		/tmp/rrpair.pp
+}
+cpu_cs() { awk '{ print $14 + $15 }' /proc/$V/stat; }
+vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
+
+echo "bench-rrpair-head: kernel $(uname -r) cpus $(nproc) pairs $PAIRS window ${DUR}s" \
+	"windows $WINDOWS warm-up ${WARM_S}s tick ${TICK_MS}ms policy balanced"
+p=1
+while [ $p -le "$PAIRS" ]; do
+	pair_up 1
+	pin_backend
+	taskset -c 1 /sbin/ip netns exec $NSB sockperf sr -i $IPB -p $SR_PORT \
+		> /tmp/rrpair.sr 2>&1 &
+	SR_PID=$!
+	sleep 0.5
+	rm -rf $VQT_DIR
+	mkdir -p $VQT_DIR
+	vqtuned --netns $NSA --interval $TICK_MS --policy /policies/balanced.json \
+		-s $VQT_DIR/sock -S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
+	V=$!
+	n=0
+	while [ $n -lt $((VQT_READY_S * 4)) ] && ! vqt status > /dev/null 2>&1; do
+		kill -0 $V 2> /dev/null || break
+		sleep 0.25
+		n=$((n + 1))
+	done
+	vqt status > /dev/null 2>&1 || { sed 's/^/bench-note: /' $VQT_DIR/log; fail "vqtuned did not start"; }
+	own=$(vqslice $V | sed 's/slice_ns=//')
+	pp "$WARM_S" > /dev/null
+	w=0
+	while [ $w -lt "$WINDOWS" ]; do
+		for st in $ORDER; do
+			case $st in
+			S) kill -STOP $V ;;
+			R) kill -CONT $V
+			   [ "$own" = 0 ] || vqslice $V $((own / 1000)) > /dev/null ;;
+			K) kill -CONT $V; vqslice $V 0 > /dev/null ;;
+			esac
+			sl=$(vqslice $V | sed 's/slice_ns=//')
+			c0=$(cpu_cs)
+			r=$(pp "$DUR")
+			echo "bench-rrpair: pair=$p state=$st $r cpu_cs=$(($(cpu_cs) - c0)) slice_ns=$sl"
+		done
+		w=$((w + 3))
+	done
+	kill -CONT $V
+	vqt events 2>&1 | tail -4 | sed "s/^/bench-note: pair $p: /"
+	stop_all
+	p=$((p + 1))
+done
+echo "bench-rrpair-done"
