@@ -99,7 +99,8 @@ char *ctl_fmt_si(double v, char *buf, size_t len);
 
 /*
  * A duration in ns as "3d04h05m", "2h03m", "5m07s", "12.0s"; under a second in ms ("100ms",
- * "2.5ms"), under a millisecond in whole us ("750us"), and 0 as "0s". Returns buf.
+ * "2.5ms"; 999.95 ms and up as "1.0s"), under a millisecond in whole us ("750us"), under a
+ * microsecond in ns ("999ns"), and 0 as "0s". Returns buf.
  */
 char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len);
 

@@ -361,14 +361,17 @@ char *ctl_fmt_duration_ns(uint64_t ns, char *buf, size_t len)
 	else if (s >= CTL_S_PER_MIN)
 		snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / CTL_S_PER_MIN),
 			 (unsigned long long)(s % CTL_S_PER_MIN));
-	else if (s)
+	/* under a second: rounded to 0.1 ms first, so 999.96 ms reads "1.0s", not "1000.0ms" */
+	else if (s || ns + CTL_NS_PER_MS / 20 >= CTL_NS_PER_S)
 		snprintf(buf, len, "%.1fs", (double)ns / (double)CTL_NS_PER_S);
 	else if (ns >= CTL_NS_PER_MS && ns % CTL_NS_PER_MS == 0)
 		snprintf(buf, len, "%llums", (unsigned long long)(ns / CTL_NS_PER_MS));
 	else if (ns >= CTL_NS_PER_MS)
 		snprintf(buf, len, "%.1fms", (double)ns / (double)CTL_NS_PER_MS);
-	else if (ns)
+	else if (ns >= 1000)
 		snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000));
+	else if (ns)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 	else
 		snprintf(buf, len, "0s");
 	return buf;

@@ -101,13 +101,13 @@ void ctl_text_status(json_t *r)
 	printf("\n");
 	printf("ticks:            %s\n", ctl_num(r, "ticks", a));
 	printf("missed ticks:     %s\n", ctl_num(r, "missed_ticks", a));
-	/* vqtuned --sched-slice: 0 where the kernel keeps no slice per task; older daemons
-	 * send none */
+	/* vqtuned --sched-slice: 0 where the kernel keeps no slice per task (before 6.12) or
+	 * the daemon runs a policy without one (real-time); older daemons send none */
 	sl = json_object_get(r, "sched_slice_ns");
 	printf("sched slice:      %s\n", !json_is_integer(sl) ? "-" :
 	       json_integer_value(sl) > 0 ?
 	       ctl_fmt_duration_ns((uint64_t)json_integer_value(sl), a, sizeof(a)) :
-	       "none per task (kernel before 6.12)");
+	       "none per task (a kernel before 6.12, or a real-time policy)");
 	printf("devices:          %s\n", ctl_num(r, "devices", a));
 	printf("managed devices:  %s\n", ctl_num(r, "managed_devices", a));
 	printf("events:           %s\n", ctl_num(r, "events", a));

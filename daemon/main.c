@@ -70,7 +70,7 @@ struct opts {
 	 * laws' tick-counted backoffs in time (docs/bench.md "the paced tick").
 	 */
 	unsigned int max_interval_ms;
-	unsigned int slice_us;		/* --sched-slice, 0: the kernel's */
+	unsigned int slice_us;		/* --sched-slice, 0: none asked for */
 	const char *netns[MAX_NETNS_ARGS];
 	unsigned int n_netns;
 	const char *manage[MAX_GLOBS];
@@ -88,8 +88,8 @@ static void usage(FILE *f)
 		"  -i, --interval MS      sampling tick, %d..%d ms (default %d)\n"
 		"  -I, --max-interval MS  longest tick while nothing moves, --interval..%d ms\n"
 		"                         (default --interval: a fixed tick)\n"
-		"  -L, --sched-slice US   scheduler slice asked of the kernel, %d..%d us, or 0 for\n"
-		"                         the kernel's (default %d; Linux 6.12+, ignored before)\n"
+		"  -L, --sched-slice US   scheduler slice asked of the kernel, %d..%d us, or 0 to\n"
+		"                         ask for none (default %d; Linux 6.12+, ignored before)\n"
 		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
 		"                         (repeatable; needs CAP_SYS_ADMIN)\n"
 		"  -m, --manage GLOB      manage devices of the own namespace matching GLOB\n"
@@ -97,7 +97,7 @@ static void usage(FILE *f)
 		"  -p, --policy FILE      policy JSON (default: built-in observe)\n"
 		"  -C, --check-policy FILE\n"
 		"                         validate FILE (any mode; \"-\": standard input), print\n"
-		"                         its errors and exit: 0 valid, 1 not\n"
+		"                         its errors and exit: 0 valid, 1 not, 2 bad usage\n"
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help             print this help and exit\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS,
@@ -153,7 +153,7 @@ static int opt_slice(const char *arg, unsigned int *us)
 	v = strtol(arg, &end, 10);
 	if (leading_zero(arg) || errno || *end || !*arg || arg[strspn(arg, "0123456789")] ||
 	    (v && (v < SLICE_MIN_US || v > SLICE_MAX_US))) {
-		fprintf(stderr, "vqtuned: --sched-slice: '%s' is not 0 (the kernel's slice) or "
+		fprintf(stderr, "vqtuned: --sched-slice: '%s' is not 0 (ask for none) or "
 			"%d..%d us, digits without a leading zero\n", arg, SLICE_MIN_US,
 			SLICE_MAX_US);
 		return -EINVAL;
@@ -696,7 +696,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
-	char run_dir[4096], sock_copy[4096], paced[64], slice[32];
+	char run_dir[4096], sock_copy[4096], paced[64], slice[48];
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
 	unsigned int i;
@@ -782,11 +782,13 @@ int main(int argc, char **argv)
 	snprintf(paced, sizeof(paced), o.max_interval_ms > o.interval_ms ?
 		 " (up to %u ms while a policy controls devices and nothing moves)" : " (fixed)",
 		 o.max_interval_ms);
+	/* -L 0 asks for nothing: the slice shown is the one the process started with */
 	if (runtime.sched_slice_ns)
-		snprintf(slice, sizeof(slice), "%llu us",
-			 (unsigned long long)(runtime.sched_slice_ns / NSEC_PER_USEC));
+		snprintf(slice, sizeof(slice), "%s%llu us%s", o.slice_us ? "" : "not asked for (",
+			 (unsigned long long)(runtime.sched_slice_ns / NSEC_PER_USEC),
+			 o.slice_us ? "" : ")");
 	else
-		snprintf(slice, sizeof(slice), "the kernel's");
+		snprintf(slice, sizeof(slice), "none per task");
 	log_info("vqtuned %s: %u device(s), tick %u ms%s, scheduler slice %s, API on %s%s%s",
 		 VQ_VERSION, dev_count(), o.interval_ms, paced, slice, o.socket,
 		 o.listen ? " and " : "", o.listen ? o.listen : "");

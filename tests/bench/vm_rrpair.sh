@@ -10,14 +10,16 @@
 # many windows the ratio is above 1. The fresh-pair table (tests/bench/vm_scenarios.sh)
 # cannot resolve a cost this size: its pairs differ by about as much.
 #
-# Figures only, no thresholds. Exit 0 when every window has its figures; 1 otherwise.
+# Figures only, no thresholds. Exit 0 when the guest ran to its end and every window of every
+# pair has its figures (VQ_BENCH_RUNS x VQ_BENCH_WINDOWS per state); 1 otherwise. Every run
+# keeps its bench lines in .cache/bench/rrpair-TAG-TIME.lines ($VQ_CACHE/bench).
 # Exit 2: a bad argument or setting, refused by name (one line on stderr) before anything is
 # built or booted.
 #
 # usage: tests/bench/vm_rrpair.sh [--check] [KERNEL_TAG]   (default: $VQ_BENCH_KERNEL or 7)
 # Env (whole numbers without a leading zero): VQ_BENCH_RUNS (pairs, 1..100, default 3),
 # VQ_BENCH_S (seconds per window, 1..3600, default 10), VQ_BENCH_WINDOWS (windows per state
-# and pair, a multiple of 3, 3..300, default 6), VQ_BENCH_WARMUP_S (the daemon's warm-up
+# and pair, a multiple of 2, 2..300, default 6), VQ_BENCH_WARMUP_S (the daemon's warm-up
 # under ping-pong before the first window, 0..3600 s, default 25), VQ_VM_TIMEOUT (30..86400 s,
 # default 5400).
 set -u
@@ -49,18 +51,25 @@ for a in "$@"; do
 	esac
 done
 [ ${#args[@]} -le 1 ] || refuse "one KERNEL_TAG at most, not '${args[*]}'"
+[ ${#args[@]} = 0 ] || [ -n "${args[0]}" ] || refuse "KERNEL_TAG must not be empty"
 tag=${args[0]:-${VQ_BENCH_KERNEL:-7}}
 why=$(vm_word_ok "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag" \
 	"$(vm_known_tags)") || refuse "$why"
 need_uint VQ_BENCH_RUNS 1 100 pairs
 need_uint VQ_BENCH_S 1 3600 seconds
-need_uint VQ_BENCH_WINDOWS 3 300 "windows per state and pair"
-[ $(( ${VQ_BENCH_WINDOWS:-6} % 3 )) = 0 ] ||
-	refuse "VQ_BENCH_WINDOWS must be a multiple of 3 (the states' balanced order), not" \
+need_uint VQ_BENCH_WINDOWS 2 300 "windows per state and pair"
+[ $(( ${VQ_BENCH_WINDOWS:-6} % 2 )) = 0 ] ||
+	refuse "VQ_BENCH_WINDOWS must be a multiple of 2 (the states' order has 2 of each), not" \
 		"'$VQ_BENCH_WINDOWS'"
 need_uint VQ_BENCH_WARMUP_S 0 3600 seconds
 need_uint VQ_VM_TIMEOUT 30 86400 seconds
 [ $check = 1 ] && exit 0
+# the initramfs takes them when built (tests/vm/mkinitramfs.sh): without them the guest
+# would fail only after its boot; make bench-rrpair builds them
+for b in build/vqtuned build/vqtunectl build/tests/tools/vqslice; do
+	[ -x "$b" ] || { echo "vm_rrpair: $b is not built (make all tools, or make bench-rrpair)" >&2
+		exit 1; }
+done
 
 words=""
 for v in VQ_BENCH_RUNS VQ_BENCH_S VQ_BENCH_WINDOWS VQ_BENCH_WARMUP_S; do
@@ -74,12 +83,14 @@ rc=$?
 sed -n 's/^\[[^]]*\] *| *\(bench-[a-z-]*:.*\)/\1/p' "$log" > "$log.lines"
 trap 'rm -f "$log" "$log.lines"' EXIT
 grep '^bench-note:' "$log.lines"
+keep=${VQ_CACHE:-.cache}/bench/rrpair-$tag-$(date +%Y%m%dT%H%M%S).lines
+mkdir -p "${keep%/*}" && cp "$log.lines" "$keep" && echo "bench lines kept in $keep"
 if ! grep -q '^bench-rrpair:' "$log.lines"; then
 	tail -30 "$log"
 	echo "FAIL: no bench-rrpair line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
 	exit 1
 fi
-awk -v tag="$tag" '
+awk -v tag="$tag" -v want=$(( ${VQ_BENCH_RUNS:-3} * ${VQ_BENCH_WINDOWS:-6} )) '
 function med(list,    n, i, j, t, a) {
 	n = split(list, a, " ")
 	for (i = 2; i <= n; i++)
@@ -87,6 +98,7 @@ function med(list,    n, i, j, t, a) {
 	return n % 2 ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 /^bench-rrpair-head:/ { sub(/^bench-rrpair-head: /, ""); hdr = $0; next }
+/^bench-rrpair-done:/ { done = 1; next }
 /^bench-rrpair:/ {
 	delete f
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
@@ -94,7 +106,8 @@ function med(list,    n, i, j, t, a) {
 	w++; P[w] = f["pair"]; S[w] = f["state"]
 	for (k = 1; k <= 3; k++) V[w, k] = f[key[k]]
 	all[f["state"], "cpu"] = all[f["state"], "cpu"] " " f["cpu_cs"]
-	all[f["state"], "slice"] = f["slice_ns"]
+	all[f["state"], "slice"] = f["state"] == "S" ? "" : f["slice_ns"]
+	cnt[f["state"]]++
 	for (k = 1; k <= 3; k++) {
 		all[f["state"], k] = all[f["state"], k] " " f[key[k]]
 		pst[f["pair"], f["state"], k] = pst[f["pair"], f["state"], k] " " f[key[k]]
@@ -115,7 +128,7 @@ END {
 		if (!n) continue
 		printf "%-30s %10.1f %10.1f %10.1f %8.1f %10s\n", lab[x] " (" n ")", med(all[x, 1]),
 			med(all[x, 2]), med(all[x, 3]), med(all[x, "cpu"]),
-			all[x, "slice"] == 0 ? "-" : all[x, "slice"] / 1000
+			all[x, "slice"] + 0 == 0 ? "-" : all[x, "slice"] / 1000
 	}
 	printf "same-pair ratios (window / median of its pair'"'"'s S windows; median, windows above 1):\n"
 	for (s = 1; s <= 2; s++) {
@@ -130,7 +143,15 @@ END {
 		}
 		if (line != "") printf "  %s/S:%s\n", x, line
 	}
-	if (errs != "") { printf "windows without a figure:%s\n", errs; exit 1 }
+	bad = 0
+	if (errs != "") { printf "windows without a figure:%s\n", errs; bad = 1 }
+	for (s = 1; s <= 3; s++)
+		if (cnt[st[s]] != want) {
+			printf "state %s: %d windows with figures, not %d\n", st[s], cnt[st[s]], want
+			bad = 1
+		}
+	if (!done) { print "the guest did not reach its end (bench-rrpair-done)"; bad = 1 }
+	exit bad
 }' "$log.lines"
 st=$?
 [ $rc = 0 ] || echo "tests/vm/run.sh exit status $rc (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"

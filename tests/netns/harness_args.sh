@@ -217,14 +217,15 @@ check "vm_rrpair bad option" \
 check "vm_rrpair VQ_BENCH_RUNS=0" \
 	"2 vm_rrpair: VQ_BENCH_RUNS must be a whole number in 1..100 (pairs), not '0' files=0" \
 	"$(rrp VQ_BENCH_RUNS=0)"
-check "vm_rrpair VQ_BENCH_WINDOWS=4" \
-	"2 vm_rrpair: VQ_BENCH_WINDOWS must be a multiple of 3 (the states' balanced order), not '4' files=0" \
-	"$(rrp VQ_BENCH_WINDOWS=4)"
+check "vm_rrpair VQ_BENCH_WINDOWS=5" \
+	"2 vm_rrpair: VQ_BENCH_WINDOWS must be a multiple of 2 (the states' order has 2 of each), not '5' files=0" \
+	"$(rrp VQ_BENCH_WINDOWS=5)"
+check "vm_rrpair empty tag" "2 vm_rrpair: KERNEL_TAG must not be empty files=0" "$(rrp -- '')"
 check "vm_rrpair VQ_BENCH_S=abc" \
 	"2 vm_rrpair: VQ_BENCH_S must be a whole number in 1..3600 (seconds), not 'abc' files=0" \
 	"$(rrp VQ_BENCH_S=abc)"
 check "vm_rrpair --check takes good settings" "0  files=0" \
-	"$(rrp VQ_BENCH_RUNS=2 VQ_BENCH_WINDOWS=9 VQ_BENCH_S=5 VQ_BENCH_WARMUP_S=0 -- --check 6.12)"
+	"$(rrp VQ_BENCH_RUNS=2 VQ_BENCH_WINDOWS=4 VQ_BENCH_S=5 VQ_BENCH_WARMUP_S=0 -- --check 6.12)"
 
 # ---- make bench-scen / bench-vm VQ_BENCH_KERNEL=9: the refusal names the make variable the
 # user set, not the scripts' KERNEL_TAG argument

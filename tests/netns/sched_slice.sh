@@ -3,7 +3,7 @@
 # the kernel for a 100 us slice (EEVDF custom slice, Linux 6.12+), so a request/response task
 # woken on its CPU waits at most that long behind a tick; the slice in force, as
 # sched_getattr(2) reads it on the daemon's pid, is what the status shows; --sched-slice 0
-# leaves the kernel's slice, --sched-slice US asks for US; its nice value is kept; a bad
+# asks for none (a fresh process keeps the kernel's base slice), --sched-slice US asks for US; its nice value is kept; a bad
 # value is refused by name before anything starts. On a kernel before 6.12, which keeps no
 # slice per task, the status shows 0 and the start-up line says so.
 source "$(dirname "$0")/lib.sh"
@@ -43,7 +43,7 @@ for v in 50 99 100001 0100 -1 '' 1e3 ' 100' +100; do
 	out=$("$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" --sched-slice "$v" 2>&1)
 	check "--sched-slice '$v': exit status" 2 $?
 	check "--sched-slice '$v': the message" \
-		"vqtuned: --sched-slice: '$v' is not 0 (the kernel's slice) or 100..100000 us, digits without a leading zero" \
+		"vqtuned: --sched-slice: '$v' is not 0 (ask for none) or 100..100000 us, digits without a leading zero" \
 		"$out"
 done
 out=$("$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" -L 200 -L 300 2>&1)
@@ -82,6 +82,8 @@ if kernel_slices; then
 	check "--sched-slice 0: the kernel's slice, as a fresh process has it (ns)" "$base" \
 		"$(slice_of "$VQ_DPID")"
 	check "--sched-slice 0: status shows it" "$base" "$(status_slice)"
+	check_true "--sched-slice 0: the start-up line says it was not asked for" \
+		grep -q "scheduler slice not asked for ($((base / 1000)) us), API on" "$VQ_TMP/vqtuned.log"
 	check_true "... which is not the 100 us asked for by default ($base)" test "$base" != 100000
 	vq_daemon_stop
 	kill $ref

@@ -32,6 +32,8 @@ static int slice_reset(pid_t tid)
 	memset(&a, 0, sizeof(a));
 	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), 0))
 		return -errno;
+	if (a.sched_policy != SCHED_NORMAL && a.sched_policy != SCHED_BATCH)
+		return -EOPNOTSUPP;
 	a.size = sizeof(a);
 	a.sched_flags &= SCHED_FLAG_RESET_ON_FORK;
 	a.sched_runtime = 0;
@@ -56,16 +58,27 @@ int main(int argc, char **argv)
 	long pid, us = 0;
 	int64_t ns;
 
-	if (argc < 2 || argc > 3 || (pid = arg_num(argv[1], 1, 4194304)) < 0 ||
-	    (argc == 3 && strcmp(argv[2], "0") &&
-	     (us = arg_num(argv[2], SLICE_MIN_US, SLICE_MAX_US)) < 0)) {
+	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: vqslice PID [0|US]   (US: %d..%d)\n", SLICE_MIN_US,
 			SLICE_MAX_US);
 		return 2;
 	}
-	ns = argc == 3 && !us ? slice_reset((pid_t)pid) : 0;
-	if (!ns)
-		ns = slice_set((pid_t)pid, (uint32_t)us);
+	pid = arg_num(argv[1], 1, 4194304);
+	if (pid < 0) {
+		fprintf(stderr, "vqslice: PID: '%s' is not a thread id (1..4194304)\n", argv[1]);
+		return 2;
+	}
+	if (argc == 3 && strcmp(argv[2], "0") &&
+	    (us = arg_num(argv[2], SLICE_MIN_US, SLICE_MAX_US)) < 0) {
+		fprintf(stderr, "vqslice: US: '%s' is not 0 (the kernel's) or %d..%d us, digits "
+			"without a leading zero\n", argv[2], SLICE_MIN_US, SLICE_MAX_US);
+		return 2;
+	}
+	/* the policy check of slice_set() first: a reset is refused where a slice would be */
+	ns = slice_set((pid_t)pid, 0);
+	if (ns >= 0 && argc == 3)
+		ns = us ? slice_set((pid_t)pid, (uint32_t)us) :
+		     slice_reset((pid_t)pid) ?: slice_set((pid_t)pid, 0);
 	if (ns < 0) {
 		fprintf(stderr, "error: %s\n", ns == -EOPNOTSUPP ?
 			"not a SCHED_OTHER or SCHED_BATCH thread" : strerror((int)-ns));

@@ -282,6 +282,9 @@ static void test_fmt_duration(void **state)
 	assert_string_equal(ctl_fmt_duration_ns(2500000ULL, b, sizeof(b)), "2.5ms");
 	assert_string_equal(ctl_fmt_duration_ns(750999ULL, b, sizeof(b)), "750us");
 	assert_string_equal(ctl_fmt_duration_ns(0, b, sizeof(b)), "0s");
+	assert_string_equal(ctl_fmt_duration_ns(999960000ULL, b, sizeof(b)), "1.0s");
+	assert_string_equal(ctl_fmt_duration_ns(999940000ULL, b, sizeof(b)), "999.9ms");
+	assert_string_equal(ctl_fmt_duration_ns(999ULL, b, sizeof(b)), "999ns");
 }
 
 static void test_fmt_time(void **state)

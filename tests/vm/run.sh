@@ -8,8 +8,8 @@
 # Env: VQ_TESTS=t_a,t_b (subset, names of tests/vm/guest/t_*.sh), VQ_CACHE (default .cache),
 # VQ_VM_TIMEOUT (whole s, 30..86400, default 600), VQ_QEMU_NICS (default none; "hubpair"
 # gives the guest a virtio_net pair, see vmlib.sh), VQ_BENCH_MODE (the guest bench of
-# --bench: bench = bench.sh, bench-scen = bench_scen.sh), VQ_VM_APPEND (more kernel
-# command-line words; NAME=VALUE ones reach the guest's /init env).
+# --bench: bench = bench.sh, bench-scen = bench_scen.sh, bench-rrpair = bench_rrpair.sh),
+# VQ_VM_APPEND (more kernel command-line words; NAME=VALUE ones reach the guest's /init env).
 # A bad option, tag or setting is refused by name before anything is locked, built or
 # booted: one "vm: ..." line and the usage on stderr, exit 2.
 # Logs: .cache/vm/<tag>/console.log (full console), dmesg.log. Prints

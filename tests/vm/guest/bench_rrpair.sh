@@ -11,24 +11,39 @@
 # sockperf UDP ping-pong front -> back, client on CPU 0, server and backend worker on CPU 1,
 # as bench_scen.sh's rr pins them; the daemon unpinned. After WARM_S of ping-pong with the
 # daemon running (its warm-up: the balanced policy's busyloop probe), WINDOWS windows of
-# DUR seconds per state and pair. One machine-parsable line per window:
+# DUR seconds per state and pair, in the order R K S R S K repeated: each state follows
+# each other state equally often (a resumed daemon's catch-up tick lands after S as often
+# in R as in K), and each window starts SETTLE_S after its state is set, past that tick.
+# On a kernel before 6.12 (no slice per task) R and K are the same state.
+# One machine-parsable line per window:
 #   bench-rrpair: pair=N state=R|K|S p50_us=X p99_us=X p999_us=X msgs=N cpu_cs=N slice_ns=N
 # (cpu_cs: the daemon's CPU time in the window, centiseconds; slice_ns: its slice then).
-# A window that could not be measured prints error=WHY. Env: VQ_BENCH_RUNS (pairs, default
-# 3), VQ_BENCH_S (window seconds, default 10), VQ_BENCH_WINDOWS (windows per state and
-# pair, a multiple of 3, default 6), VQ_BENCH_WARMUP_S (default 25).
+# A window that could not be measured prints error=WHY; "bench-rrpair-done:" ends a whole
+# run, and a failure is a "bench-note: FAIL: ..." line (the host counts the windows).
+# Env: VQ_BENCH_RUNS (pairs, default 3), VQ_BENCH_S (window seconds, default 10),
+# VQ_BENCH_WINDOWS (windows per state and pair, a multiple of 2, default 6),
+# VQ_BENCH_WARMUP_S (default 25).
 . /tests/lib.sh
+# lib.sh's fail() prints "FAIL:", which the host's bench filter drops: a note instead
+fail() { echo "bench-note: FAIL: $*"; exit 1; }
 PAIRS=${VQ_BENCH_RUNS:-3}
 DUR=${VQ_BENCH_S:-10}
 WINDOWS=${VQ_BENCH_WINDOWS:-6}
 WARM_S=${VQ_BENCH_WARMUP_S:-25}
 TICK_MS=1000
+for b in vqtuned vqtunectl vqslice; do
+	command -v $b > /dev/null || fail "$b is not in the initramfs (make all tools)"
+done
 SR_PORT=11111
 VQT_DIR=/tmp/vqt
 # vqtuned answering on its socket after start (TCG: process start is slow)
 VQT_READY_S=20
-# the states in a balanced order: each state once in each position of every 9 windows
-ORDER="R K S K S R S R K"
+# the states' order: every ordered pair of two states once per 6 windows (the last window
+# of one round precedes the first of the next), 2 windows per state
+ORDER="R K S R S K"
+# after a state is set, before its window: past a resumed daemon's catch-up tick (the
+# timer expired while it was stopped) and the next, at the 1 s tick
+SETTLE_S=1.5
 SR_PID=""
 V=""
 
@@ -87,7 +102,10 @@ while [ $p -le "$PAIRS" ]; do
 	done
 	vqt status > /dev/null 2>&1 || { sed 's/^/bench-note: /' $VQT_DIR/log; fail "vqtuned did not start"; }
 	own=$(vqslice $V | sed 's/slice_ns=//')
-	pp "$WARM_S" > /dev/null
+	case $own in
+	''|*[!0-9]*) fail "vqslice $V: '$own', not the daemon's slice in ns" ;;
+	esac
+	[ "$WARM_S" = 0 ] || pp "$WARM_S" > /dev/null
 	w=0
 	while [ $w -lt "$WINDOWS" ]; do
 		for st in $ORDER; do
@@ -97,16 +115,17 @@ while [ $p -le "$PAIRS" ]; do
 			   [ "$own" = 0 ] || vqslice $V $((own / 1000)) > /dev/null ;;
 			K) kill -CONT $V; vqslice $V 0 > /dev/null ;;
 			esac
+			sleep $SETTLE_S
 			sl=$(vqslice $V | sed 's/slice_ns=//')
 			c0=$(cpu_cs)
 			r=$(pp "$DUR")
 			echo "bench-rrpair: pair=$p state=$st $r cpu_cs=$(($(cpu_cs) - c0)) slice_ns=$sl"
 		done
-		w=$((w + 3))
+		w=$((w + 2))
 	done
 	kill -CONT $V
 	vqt events 2>&1 | tail -4 | sed "s/^/bench-note: pair $p: /"
 	stop_all
 	p=$((p + 1))
 done
-echo "bench-rrpair-done"
+echo "bench-rrpair-done: pairs $PAIRS"
