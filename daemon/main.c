@@ -89,7 +89,7 @@ static void usage(FILE *f)
 		"  -I, --max-interval MS  longest tick while nothing moves, --interval..%d ms\n"
 		"                         (default --interval: a fixed tick)\n"
 		"  -L, --sched-slice US   scheduler slice asked of the kernel, %d..%d us, or 0 to\n"
-		"                         ask for none (default %d; Linux 6.12+, ignored before)\n"
+		"                         ask for none (default 0; Linux 6.12+, ignored before)\n"
 		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
 		"                         (repeatable; needs CAP_SYS_ADMIN)\n"
 		"  -m, --manage GLOB      manage devices of the own namespace matching GLOB\n"
@@ -101,7 +101,7 @@ static void usage(FILE *f)
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help             print this help and exit\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS,
-		TICK_MAX_MS, SLICE_MIN_US, SLICE_MAX_US, SLICE_DEFAULT_US);
+		TICK_MAX_MS, SLICE_MIN_US, SLICE_MAX_US);
 }
 
 /*

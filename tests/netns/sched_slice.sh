@@ -1,11 +1,13 @@
 #!/bin/bash
-# The daemon's scheduler slice (vqtuned --sched-slice, daemon/slice.h): by default it asks
-# the kernel for a 100 us slice (EEVDF custom slice, Linux 6.12+), so a request/response task
-# woken on its CPU waits at most that long behind a tick; the slice in force, as
-# sched_getattr(2) reads it on the daemon's pid, is what the status shows; --sched-slice 0
-# asks for none (a fresh process keeps the kernel's base slice), --sched-slice US asks for US; its nice value is kept; a bad
-# value is refused by name before anything starts. On a kernel before 6.12, which keeps no
-# slice per task, the status shows 0 and the start-up line says so.
+# The daemon's scheduler slice (vqtuned --sched-slice, daemon/slice.h): --sched-slice 100
+# asks the kernel for a 100 us slice (EEVDF custom slice, Linux 6.12+), so a request/response
+# task woken on its CPU waits about that long behind a tick; by default it asks for none.
+# The slice in force, as sched_getattr(2) reads it on the daemon's pid, is what the status
+# shows; --sched-slice 0 and the default ask for none (a fresh process keeps the kernel's
+# base slice, and the start-up line says it was not asked for); --sched-slice US asks for
+# US; its nice value is kept; a bad value is refused by name before anything starts. On a
+# kernel before 6.12, which keeps no slice per task, the status shows 0 and the start-up
+# line says so.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) || exit $KSFT_FAIL
@@ -53,11 +55,12 @@ check "--sched-slice twice: the message" \
 check_true "no socket left by the refused starts" test ! -e "$VQ_TMP/bad.sock"
 
 if kernel_slices; then
-	# ---- default: 100 us, in the kernel and in the status --------------------------
-	vq_daemon --netns "$A" || exit $KSFT_FAIL
-	check "default: the kernel's view of the daemon's slice (ns)" 100000 "$(slice_of "$VQ_DPID")"
-	check "default: status sched_slice_ns" 100000 "$(status_slice)"
-	check_true "default: the start-up line names the slice" \
+	# ---- 100 us, in the kernel and in the status ----------------------------------
+	vq_daemon --netns "$A" --sched-slice 100 || exit $KSFT_FAIL
+	check "--sched-slice 100: the kernel's view of the daemon's slice (ns)" 100000 \
+		"$(slice_of "$VQ_DPID")"
+	check "--sched-slice 100: status sched_slice_ns" 100000 "$(status_slice)"
+	check_true "--sched-slice 100: the start-up line names the slice" \
 		grep -q "scheduler slice 100 us, API on" "$VQ_TMP/vqtuned.log"
 	vq_daemon_stop
 	# ---- another slice, and its nice value kept -----------------------------------
@@ -84,12 +87,20 @@ if kernel_slices; then
 	check "--sched-slice 0: status shows it" "$base" "$(status_slice)"
 	check_true "--sched-slice 0: the start-up line says it was not asked for" \
 		grep -q "scheduler slice not asked for ($((base / 1000)) us), API on" "$VQ_TMP/vqtuned.log"
-	check_true "... which is not the 100 us asked for by default ($base)" test "$base" != 100000
+	check_true "... which is not the 100 us of --sched-slice 100 ($base)" test "$base" != 100000
+	vq_daemon_stop
+	# ---- the default: none asked for, as 0 -----------------------------------------
+	: > "$VQ_TMP/vqtuned.log"
+	vq_daemon --netns "$A" || exit $KSFT_FAIL
+	check "default: the kernel's slice (ns)" "$base" "$(slice_of "$VQ_DPID")"
+	check "default: status shows it" "$base" "$(status_slice)"
+	check_true "default: the start-up line says it was not asked for" \
+		grep -q "scheduler slice not asked for ($((base / 1000)) us), API on" "$VQ_TMP/vqtuned.log"
 	vq_daemon_stop
 	kill $ref
 else
 	# ---- a kernel that keeps no slice per task: 0, said at start-up --------------------
-	vq_daemon --netns "$A" || exit $KSFT_FAIL
+	vq_daemon --netns "$A" --sched-slice 100 || exit $KSFT_FAIL
 	check "before 6.12: status sched_slice_ns" 0 "$(status_slice)"
 	check_true "before 6.12: the start-up line says so" \
 		grep -q "this kernel keeps no slice per task" "$VQ_TMP/vqtuned.log"

@@ -5,7 +5,7 @@
 # much as the daemon's cost; here every state is measured on the same pair, in windows
 # interleaved in a balanced order, so the pair's own level and its drift cancel:
 #   R  vqtuned running (policies/balanced.json, 1 s tick), with its own scheduler slice
-#      (vqtuned --sched-slice, default 100 us; vqtuned(8) SCHEDULER SLICE)
+#      (vqtuned --sched-slice 100; vqtuned(8) SCHEDULER SLICE)
 #   K  the same daemon running with the kernel's slice (tests/tools/vqslice PID 0)
 #   S  the same daemon stopped (SIGSTOP): present, holding its knobs, not running
 # sockperf UDP ping-pong front -> back, client on CPU 0, server and backend worker on CPU 1,
@@ -91,7 +91,7 @@ while [ $p -le "$PAIRS" ]; do
 	sleep 0.5
 	rm -rf $VQT_DIR
 	mkdir -p $VQT_DIR
-	vqtuned --netns $NSA --interval $TICK_MS --policy /policies/balanced.json \
+	vqtuned --netns $NSA --interval $TICK_MS --sched-slice 100 --policy /policies/balanced.json \
 		-s $VQT_DIR/sock -S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
 	V=$!
 	n=0

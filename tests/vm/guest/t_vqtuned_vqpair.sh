@@ -31,7 +31,7 @@ inb sysctl -w net.ipv6.conf.all.disable_ipv6=1 > /dev/null 2>&1
 set_knob busyloop-us $ORIG_BUSY zerocopy $ORIG_ZC tx-full-mode $ORIG_FULL
 
 mkdir -p $VQDIR/run
-vqtuned -s $SOCK -S $STATE --netns $NSA --netns $NSB --interval $TICK_MS \
+vqtuned -s $SOCK -S $STATE --netns $NSA --netns $NSB --interval $TICK_MS --sched-slice 100 \
 	> $VQDIR/log 2>&1 &
 DPID=$!
 PIDS="$PIDS $DPID"
@@ -41,8 +41,8 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 ctl status > /dev/null || { cat $VQDIR/log; fail "vqtuned does not answer"; }
-# the daemon's scheduler slice (daemon/slice.h): the 100 us it asks for by default where
-# the kernel keeps a slice per task (6.12+); 0 before, and the start-up line says so
+# the daemon's scheduler slice (daemon/slice.h): the 100 us of --sched-slice 100 where the
+# kernel keeps a slice per task (6.12+); 0 before, and the start-up line says so
 sl=$(ctl --json status | sed -n 's/.*"sched_slice_ns": *\([0-9]*\).*/\1/p')
 case $(uname -r) in
 [0-5].*|6.[0-9].*|6.1[01].*) want=0 ;;
