@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 			"without a leading zero\n", argv[2], SLICE_MIN_US, SLICE_MAX_US);
 		return 2;
 	}
-	/* the policy check of slice_set() first: a reset is refused where a slice would be */
+	/* read first (the thread exists); slice_set() and slice_reset() check its policy */
 	ns = slice_set((pid_t)pid, 0);
 	if (ns >= 0 && argc == 3)
 		ns = us ? slice_set((pid_t)pid, (uint32_t)us) :
