@@ -117,9 +117,21 @@ static bool leading_zero(const char *digits)
  * --interval/--max-interval MS: digits only, no leading zero, TICK_MIN_MS..TICK_MAX_MS.
  * 0 with *@ms set, or -EINVAL with the message (naming --@name) on stderr.
  */
-static int opt_ms(const char *name, const char *arg, unsigned int *ms)
+/*
+ * @arg as a whole number in *@v: digits only (strtol() would also take " 10" and "+10"),
+ * not empty, not out of long's range. The leading-zero rule is the callers' own message.
+ */
+static bool opt_digits(const char *arg, long *v)
 {
 	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	return !errno && !*end && *arg && !arg[strspn(arg, "0123456789")];
+}
+
+static int opt_ms(const char *name, const char *arg, unsigned int *ms)
+{
 	long v;
 
 	if (leading_zero(arg)) {
@@ -127,11 +139,7 @@ static int opt_ms(const char *name, const char *arg, unsigned int *ms)
 			"(%d..%d ms)\n", name, arg, TICK_MIN_MS, TICK_MAX_MS);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	/* digits only: strtol() would also take " 10" and "+10" */
-	if (errno || *end || !*arg || arg[strspn(arg, "0123456789")] || v < TICK_MIN_MS ||
-	    v > TICK_MAX_MS) {
+	if (!opt_digits(arg, &v) || v < TICK_MIN_MS || v > TICK_MAX_MS) {
 		fprintf(stderr, "vqtuned: --%s: '%s' is not %d..%d ms\n", name, arg,
 			TICK_MIN_MS, TICK_MAX_MS);
 		return -EINVAL;
@@ -146,12 +154,9 @@ static int opt_ms(const char *name, const char *arg, unsigned int *ms)
  */
 static int opt_slice(const char *arg, unsigned int *us)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (leading_zero(arg) || errno || *end || !*arg || arg[strspn(arg, "0123456789")] ||
+	if (leading_zero(arg) || !opt_digits(arg, &v) ||
 	    (v && (v < SLICE_MIN_US || v > SLICE_MAX_US))) {
 		fprintf(stderr, "vqtuned: --sched-slice: '%s' is not 0 (ask for none) or "
 			"%d..%d us, digits without a leading zero\n", arg, SLICE_MIN_US,

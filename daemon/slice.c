@@ -16,7 +16,8 @@ static int attr_get(pid_t tid, struct sched_attr *a)
 	return syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) ? -errno : 0;
 }
 
-int64_t slice_set(pid_t tid, uint32_t us)
+/* sched_runtime @ns (0: the kernel's own slice) for @tid, then the slice in force */
+static int64_t slice_write(pid_t tid, uint64_t ns)
 {
 	struct sched_attr a;
 	int err;
@@ -24,18 +25,30 @@ int64_t slice_set(pid_t tid, uint32_t us)
 	err = attr_get(tid, &a);
 	if (err)
 		return err;
-	if (us) {
-		if (a.sched_policy != SCHED_NORMAL && a.sched_policy != SCHED_BATCH)
-			return -EOPNOTSUPP;
-		a.size = sizeof(a);
-		/* nice and policy as read; no util-clamp flag: the clamps stay as they are */
-		a.sched_flags &= SCHED_FLAG_RESET_ON_FORK;
-		a.sched_runtime = (uint64_t)us * NSEC_PER_USEC;
-		if (syscall(SYS_sched_setattr, tid, &a, 0))
-			return -errno;
-		err = attr_get(tid, &a);
-		if (err)
-			return err;
-	}
-	return (int64_t)a.sched_runtime;
+	if (a.sched_policy != SCHED_NORMAL && a.sched_policy != SCHED_BATCH)
+		return -EOPNOTSUPP;
+	a.size = sizeof(a);
+	/* nice and policy as read; no util-clamp flag: the clamps stay as they are */
+	a.sched_flags &= SCHED_FLAG_RESET_ON_FORK;
+	a.sched_runtime = ns;
+	if (syscall(SYS_sched_setattr, tid, &a, 0))
+		return -errno;
+	err = attr_get(tid, &a);
+	return err ? err : (int64_t)a.sched_runtime;
+}
+
+int64_t slice_set(pid_t tid, uint32_t us)
+{
+	struct sched_attr a;
+	int err;
+
+	if (us)
+		return slice_write(tid, (uint64_t)us * NSEC_PER_USEC);
+	err = attr_get(tid, &a);
+	return err ? err : (int64_t)a.sched_runtime;
+}
+
+int64_t slice_reset(pid_t tid)
+{
+	return slice_write(tid, 0);
 }

@@ -50,4 +50,11 @@
  */
 int64_t slice_set(pid_t tid, uint32_t us);
 
+/*
+ * Back to the kernel's own slice for @tid (sched_runtime 0), policy, nice value and
+ * reset-on-fork kept; the daemon never calls it (tests/tools/vqslice switches a running
+ * daemon between slices). Returns the slice in force, or a negative errno as slice_set().
+ */
+int64_t slice_reset(pid_t tid);
+
 #endif

@@ -17,28 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/syscall.h>
-#include <unistd.h>
-#include <linux/sched.h>
-#include <linux/sched/types.h>
-
 #include "slice.h"
-
-/* sched_runtime 0: the kernel's own slice again (policy, nice and flags as they are) */
-static int slice_reset(pid_t tid)
-{
-	struct sched_attr a;
-
-	memset(&a, 0, sizeof(a));
-	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), 0))
-		return -errno;
-	if (a.sched_policy != SCHED_NORMAL && a.sched_policy != SCHED_BATCH)
-		return -EOPNOTSUPP;
-	a.size = sizeof(a);
-	a.sched_flags &= SCHED_FLAG_RESET_ON_FORK;
-	a.sched_runtime = 0;
-	return syscall(SYS_sched_setattr, tid, &a, 0) ? -errno : 0;
-}
 
 /* digits only, no leading zero, @lo..@hi; -1 otherwise */
 static long arg_num(const char *s, long lo, long hi)
@@ -74,11 +53,8 @@ int main(int argc, char **argv)
 			"without a leading zero\n", argv[2], SLICE_MIN_US, SLICE_MAX_US);
 		return 2;
 	}
-	/* read first (the thread exists); slice_set() and slice_reset() check its policy */
-	ns = slice_set((pid_t)pid, 0);
-	if (ns >= 0 && argc == 3)
-		ns = us ? slice_set((pid_t)pid, (uint32_t)us) :
-		     slice_reset((pid_t)pid) ?: slice_set((pid_t)pid, 0);
+	/* slice_set() with 0 only reads; both writes check the thread's policy */
+	ns = argc == 3 && !us ? slice_reset((pid_t)pid) : slice_set((pid_t)pid, (uint32_t)us);
 	if (ns < 0) {
 		fprintf(stderr, "error: %s\n", ns == -EOPNOTSUPP ?
 			"not a SCHED_OTHER or SCHED_BATCH thread" : strerror((int)-ns));
