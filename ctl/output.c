@@ -69,6 +69,50 @@ static const char *ctl_bool(json_t *o, const char *key)
 	return json_is_boolean(v) ? (json_is_true(v) ? "yes" : "no") : "-";
 }
 
+/*
+ * "tick cost:" of status: the mean wall and CPU time of a tick since the start, and the
+ * three parts of it that took longest (tick_parts_ns, vqtuned(8) TICK COST); "-" from a
+ * daemon that sends none or has not ticked yet.
+ */
+static void ctl_tick_cost(json_t *r)
+{
+	json_t *ticks = json_object_get(r, "ticks"), *wall = json_object_get(r, "tick_wall_ns");
+	json_t *cpu = json_object_get(r, "tick_cpu_ns"), *parts = json_object_get(r, "tick_parts_ns");
+	const char *top[3] = { NULL, NULL, NULL }, *k;
+	json_int_t topv[3] = { 0, 0, 0 }, n;
+	char a[CTL_CELL_BYTES];
+	unsigned int i, j;
+	json_t *v;
+
+	printf("tick cost:        ");
+	if (!json_is_integer(ticks) || json_integer_value(ticks) <= 0 || !json_is_integer(wall) ||
+	    !json_is_integer(cpu) || !json_is_object(parts)) {
+		printf("-\n");
+		return;
+	}
+	n = json_integer_value(ticks);
+	printf("%s a tick", ctl_fmt_duration_ns((uint64_t)(json_integer_value(wall) / n), a,
+						sizeof(a)));
+	printf(" (CPU %s)", ctl_fmt_duration_ns((uint64_t)(json_integer_value(cpu) / n), a,
+						 sizeof(a)));
+	json_object_foreach(parts, k, v) {
+		if (!json_is_integer(v) || json_integer_value(v) <= 0)
+			continue;
+		for (i = 0; i < 3 && topv[i] >= json_integer_value(v); i++)
+			;
+		if (i == 3)
+			continue;
+		for (j = 2; j > i; j--)
+			top[j] = top[j - 1], topv[j] = topv[j - 1];
+		top[i] = k;
+		topv[i] = json_integer_value(v);
+	}
+	for (i = 0; i < 3 && top[i]; i++)
+		printf("%s %s %s", i ? "," : ":", top[i],
+		       ctl_fmt_duration_ns((uint64_t)(topv[i] / n), a, sizeof(a)));
+	printf("\n");
+}
+
 void ctl_text_status(json_t *r)
 {
 	char a[CTL_CELL_BYTES];
@@ -108,6 +152,7 @@ void ctl_text_status(json_t *r)
 	       json_integer_value(sl) > 0 ?
 	       ctl_fmt_duration_ns((uint64_t)json_integer_value(sl), a, sizeof(a)) :
 	       "none per task (a kernel before 6.12, or a real-time policy)");
+	ctl_tick_cost(r);
 	printf("devices:          %s\n", ctl_num(r, "devices", a));
 	printf("managed devices:  %s\n", ctl_num(r, "managed_devices", a));
 	printf("events:           %s\n", ctl_num(r, "events", a));

@@ -508,12 +508,15 @@ static void slice_apply(unsigned int us)
 static void tick(int tfd)
 {
 	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
+	uint64_t w0 = util_now_ns(CLOCK_MONOTONIC), lap;
 	unsigned int next;
 	bool busy;
 
 	smp_tick();
+	lap = util_now_ns(CLOCK_MONOTONIC);
 	/* after the sample (and its outside-write check): decide on what was just read */
 	decide_tick();
+	runtime_lap(&lap, TP_CONTROL);
 	if (pace_on()) {
 		/* both always run: pace_work() keeps every controlled device's readings */
 		busy = pace_work();
@@ -524,6 +527,7 @@ static void tick(int tfd)
 	}
 	runtime.ticks++;
 	runtime.tick_cpu_ns += util_now_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
+	runtime.tick_wall_ns += util_now_ns(CLOCK_MONOTONIC) - w0;
 }
 
 /*
@@ -765,6 +769,8 @@ int main(int argc, char **argv)
 			  o.policy, policy_get()->mode);
 	/* first sample, then the crash restore, before anything else may write */
 	smp_tick();
+	/* not a tick (it reads every setting and builds every map): the ticks' parts start at 0 */
+	memset(runtime.part_ns, 0, sizeof(runtime.part_ns));
 	if (act_changed_count()) {
 		int n = act_restore_all(NULL);
 

@@ -116,6 +116,7 @@ static void daemon_families(struct prom *p)
 {
 	const char *const ver[] = { "version", VQ_VERSION, NULL };
 	unsigned int managed = 0;
+	enum tick_part tp;
 	struct device *d;
 
 	dev_for_each(d)
@@ -138,6 +139,17 @@ static void daemon_families(struct prom *p)
 	prom_family(p, "vqtune_sample_cpu_seconds_total", "counter",
 		    "CPU time spent sampling, all ticks");
 	prom_double(p, "vqtune_sample_cpu_seconds_total", NULL, runtime.tick_cpu_ns / NS_PER_S);
+	prom_family(p, "vqtune_tick_seconds_total", "counter",
+		    "Wall time of the ticks (sampling and control), all ticks");
+	prom_double(p, "vqtune_tick_seconds_total", NULL, runtime.tick_wall_ns / NS_PER_S);
+	prom_family(p, "vqtune_tick_part_seconds_total", "counter",
+		    "Wall time of each part of the ticks, all ticks (the rest of "
+		    "vqtune_tick_seconds_total is bookkeeping)");
+	for (tp = 0; tp < TP_NUM; tp++) {
+		const char *v[] = { "part", tick_part_name(tp), NULL };
+
+		prom_double(p, "vqtune_tick_part_seconds_total", v, runtime.part_ns[tp] / NS_PER_S);
+	}
 	prom_family(p, "vqtune_events_total", "counter", "Journal events recorded");
 	prom_u64(p, "vqtune_events_total", NULL, act_events_recorded());
 	prom_family(p, "vqtune_changed_knobs", "gauge",

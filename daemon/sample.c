@@ -22,6 +22,7 @@
 #include "nl_ethtool.h"
 #include "nl_netdev.h"
 #include "rtnl_stats.h"
+#include "runtime.h"
 #include "sample.h"
 #include "sysfs.h"
 #include "tcq.h"
@@ -48,6 +49,13 @@
 static const char *const *manage_globs;
 static unsigned int n_manage_globs;
 static struct ets_stats ets_buf;	/* big: one, reused */
+static uint64_t lap;			/* runtime_lap(): start of the part being timed */
+
+/* Time from here on belongs to no part (the tick's total keeps it). */
+static void lap_restart(void)
+{
+	lap = util_now_ns(CLOCK_MONOTONIC);
+}
 
 void smp_set_manage(const char *const *globs, unsigned int n)
 {
@@ -362,6 +370,7 @@ static void device_sample(struct device *d, uint64_t t_link, uint64_t t_qstats)
 
 	d->interval_ns = d->sampled_ns ? t_link - d->sampled_ns : 0;
 	d->sampled_ns = t_link;
+	lap_restart();
 	/* a queue without byte_queue_limits keeps none until its queues are reconfigured */
 	if (d->bql_gen != d->gen || d->has_bql) {
 		d->has_bql = false;
@@ -372,8 +381,10 @@ static void device_sample(struct device *d, uint64_t t_link, uint64_t t_qstats)
 		}
 		d->bql_gen = d->gen;
 	}
+	runtime_lap(&lap, TP_BQL);
 	if (ethtool_queues(d))
 		t_q = util_now_ns(CLOCK_MONOTONIC);
+	runtime_lap(&lap, TP_ETHTOOL_STATS);
 	d->q_interval_ns = d->q_sampled_ns ? t_q - d->q_sampled_ns : 0;
 	d->q_sampled_ns = t_q;
 	d->dvalid = true;
@@ -406,20 +417,29 @@ static void stats64_cb(int ifindex, const struct rtnl_link_stats64 *st, void *ar
 static int ns_counters(struct netns *ns)
 {
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
+	int ret;
 
+	lap = now;
 	if (ns->rst) {
 		/* links_ns 0: never dumped (a machine up for less than the refresh, at boot) */
-		if ((ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS) &&
-		    links_sync(ns, false))
-			return -EIO;
-		if (!rst_dump(ns->rst, stats64_cb, ns))
+		if (ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS) {
+			ret = links_sync(ns, false);
+			runtime_lap(&lap, TP_LINKS);
+			if (ret)
+				return -EIO;
+		}
+		ret = rst_dump(ns->rst, stats64_cb, ns);
+		runtime_lap(&lap, TP_STATS);
+		if (!ret)
 			return 0;
 		log_info("netns '%s': RTM_GETSTATS failed, link dumps carry the counters",
 			 ns->name);
 		rst_close(ns->rst);
 		ns->rst = NULL;
 	}
-	return links_sync(ns, true);
+	ret = links_sync(ns, true);
+	runtime_lap(&lap, TP_LINKS);
+	return ret;
 }
 
 static void ns_tick(struct netns *ns)
@@ -431,7 +451,7 @@ static void ns_tick(struct netns *ns)
 
 	if (ns_counters(ns))
 		return;
-	t_link = util_now_ns(CLOCK_MONOTONIC);
+	t_link = lap = util_now_ns(CLOCK_MONOTONIC);
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
@@ -448,20 +468,28 @@ static void ns_tick(struct netns *ns)
 		for (q = 0; q < d->n_tx; q++)
 			d->txq[q].present = 0, d->txq[q].src = QSRC_NONE, d->txq[q].napi_id = 0;
 	}
+	runtime_lap(&lap, TP_QUEUES);
 	netdev_sample(ns);
 	t_qstats = util_now_ns(CLOCK_MONOTONIC);
+	runtime_lap(&lap, TP_NETDEV);
 	/* after the qstats timestamp: the qdisc dump must not stretch their interval */
 	tcq_sample(ns);
+	runtime_lap(&lap, TP_QDISC);
 	dev_for_each(d) {
 		if (d->ns != ns)
 			continue;
+		lap_restart();
 		if (t_link - d->eth_read_ns >= (d->managed ? SMP_ETHTOOL_REFRESH_NS :
 								 SMP_ETHTOOL_OBSERVED_NS))
 			eth_refresh(d);
+		runtime_lap(&lap, TP_ETHTOOL);
 		device_sample(d, t_link, t_qstats);
+		lap_restart();
 		vqp_sample(d);		/* vqpair devices only; before the outside-writer check */
+		runtime_lap(&lap, TP_VQPAIR);
 		if (d->managed)
 			act_check_outside(d);
+		runtime_lap(&lap, TP_OUTSIDE);
 	}
 }
 

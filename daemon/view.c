@@ -138,13 +138,18 @@ static json_t *dev_json(const struct device *d)
 
 int view_status(json_t **out)
 {
+	json_t *parts = json_object();
 	unsigned int managed = 0;
+	enum tick_part tp;
 	struct device *d;
 
 	dev_for_each(d)
 		managed += d->managed;
+	for (tp = 0; tp < TP_NUM; tp++)
+		json_object_set_new(parts, tick_part_name(tp),
+				    json_integer((json_int_t)runtime.part_ns[tp]));
 	*out = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:I, s:I, s:i, "
-			 "s:i, s:I}",
+			 "s:i, s:I, s:I, s:I, s:o}",
 			 "version", VQ_VERSION,
 			 "uptime_ns", (json_int_t)(util_now_ns(CLOCK_MONOTONIC) - runtime.start_ns),
 			 "mode", policy_get()->mode, "policy", policy_get()->name,
@@ -157,7 +162,10 @@ int view_status(json_t **out)
 			 "events", (json_int_t)act_events_recorded(),
 			 "last_event_id", (json_int_t)act_event_count(),
 			 "changed_knobs", act_changed_count(), "pid", (int)getpid(),
-			 "sched_slice_ns", (json_int_t)runtime.sched_slice_ns);
+			 "sched_slice_ns", (json_int_t)runtime.sched_slice_ns,
+			 "tick_cpu_ns", (json_int_t)runtime.tick_cpu_ns,
+			 "tick_wall_ns", (json_int_t)runtime.tick_wall_ns,
+			 "tick_parts_ns", parts);
 	return 200;
 }
 

@@ -90,7 +90,8 @@ if ! grep -q '^bench-rrpair:' "$log.lines"; then
 	echo "FAIL: no bench-rrpair line from the guest (console: ${VQ_CACHE:-.cache}/vm/$tag/console.log)"
 	exit 1
 fi
-awk -v tag="$tag" -v want=$(( ${VQ_BENCH_RUNS:-3} * ${VQ_BENCH_WINDOWS:-6} )) '
+awk -v tag="$tag" -v want=$(( ${VQ_BENCH_RUNS:-3} * ${VQ_BENCH_WINDOWS:-6} )) \
+	-v pairs="${VQ_BENCH_RUNS:-3}" '
 function med(list,    n, i, j, t, a) {
 	n = split(list, a, " ")
 	for (i = 2; i <= n; i++)
@@ -99,6 +100,17 @@ function med(list,    n, i, j, t, a) {
 }
 /^bench-rrpair-head:/ { sub(/^bench-rrpair-head: /, ""); hdr = $0; next }
 /^bench-rrpair-done:/ { done = 1; next }
+/^bench-rrpair-tick:/ {
+	for (i = 2; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == "pair") continue
+		if (kv[2] !~ /^[0-9]+$/) { tbad = 1; continue }
+		tk[kv[1]] += kv[2]
+		if (kv[1] !~ /^(ticks|wall_ns|cpu_ns)$/ && !(kv[1] in seen)) { seen[kv[1]] = 1; np++; pn[np] = kv[1] }
+	}
+	tpairs++
+	next
+}
 /^bench-rrpair:/ {
 	delete f
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
@@ -143,6 +155,16 @@ END {
 		}
 		if (line != "") printf "  %s/S:%s\n", x, line
 	}
+	if (tk["ticks"] > 0) {
+		printf "daemon tick, mean of %d ticks over %d pairs: wall %.2f ms, CPU %.2f ms; by part (ms):\n",
+			tk["ticks"], tpairs, tk["wall_ns"] / tk["ticks"] / 1e6, tk["cpu_ns"] / tk["ticks"] / 1e6
+		line = ""; sum = 0
+		for (i = 1; i <= np; i++) {
+			line = line sprintf(" %s %.3f", pn[i], tk[pn[i]] / tk["ticks"] / 1e6)
+			sum += tk[pn[i]]
+		}
+		printf " %s; other %.3f\n", line, (tk["wall_ns"] - sum) / tk["ticks"] / 1e6
+	}
 	bad = 0
 	if (errs != "") { printf "windows without a figure:%s\n", errs; bad = 1 }
 	for (s = 1; s <= 3; s++)
@@ -150,6 +172,11 @@ END {
 			printf "state %s: %d windows with figures, not %d\n", st[s], cnt[st[s]], want
 			bad = 1
 		}
+	if (tpairs != pairs || tbad || !(tk["ticks"] > 0)) {
+		printf "tick figures: %d of %d pairs%s\n", tpairs, pairs,
+			tbad ? ", some not numbers" : !(tk["ticks"] > 0) ? ", no ticks counted" : ""
+		bad = 1
+	}
 	if (!done) { print "the guest did not reach its end (bench-rrpair-done)"; bad = 1 }
 	exit bad
 }' "$log.lines"

@@ -1,9 +1,10 @@
 #!/bin/bash
 # /metrics: promtool accepts it, counter families end in _total, a device's byte counter is
-# the rtnl counter (between two reads of `ip -s`), the tick counter grows. The TCP listener
-# serves reads, refuses writes with 403 without a token file, and with one takes the right
-# bearer token (200) and refuses a wrong one (401). A --listen that is not a numeric address
-# with a port 1..65535 is refused at start, naming the option.
+# the rtnl counter (between two reads of `ip -s`), the tick counter grows, the tick's cost
+# comes by part (and /v1/status names the same parts). The TCP listener serves reads,
+# refuses writes with 403 without a token file, and with one takes the right bearer token
+# (200) and refuses a wrong one (401). A --listen that is not a numeric address with a port
+# 1..65535 is refused at start, naming the option.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -62,6 +63,25 @@ t1=$(awk '$1 == "vqtune_ticks_total" { print $2 }' "$VQ_TMP/m1")
 sleep "$TICK_WAIT_S"
 t2=$(scrape | awk '$1 == "vqtune_ticks_total" { print $2 }')
 check_true "vqtune_ticks_total grows between scrapes ($t1 -> $t2)" test "${t2:-0}" -gt "${t1:-0}"
+# the tick's cost by part: every part named once; rtnl-stats (a dump per namespace and tick)
+# and netdev took time; the parts add up to no more than the ticks' wall time
+parts=$(awk -F'"' '/^vqtune_tick_part_seconds_total\{/ { print $2 }' "$VQ_TMP/m1" | sort | xargs)
+check "vqtune_tick_part_seconds_total parts (vqtuned(8) TICK COST)" \
+	"bql control ethtool ethtool-stats netdev outside-check qdisc rtnl-links rtnl-stats \
+sysfs-queues vqpair" "$parts"
+part() { series "$VQ_TMP/m1" vqtune_tick_part_seconds_total "part=\"$1\""; }
+check_true "rtnl-stats took time ($(part rtnl-stats) s)" awk -v v="$(part rtnl-stats)" \
+	'BEGIN { exit !(v > 0) }'
+check_true "netdev took time ($(part netdev) s)" awk -v v="$(part netdev)" 'BEGIN { exit !(v > 0) }'
+sum=$(awk '/^vqtune_tick_part_seconds_total\{/ { s += $NF } END { printf "%.9f", s }' "$VQ_TMP/m1")
+wall=$(awk '$1 == "vqtune_tick_seconds_total" { print $2 }' "$VQ_TMP/m1")
+check_true "the parts ($sum s) within the ticks' wall time ($wall s)" awk -v s="$sum" -v w="$wall" \
+	'BEGIN { exit !(s > 0 && s <= w) }'
+# /v1/status carries the same parts, in ns
+sp=$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json '" ".join(sorted(d["tick_parts_ns"]))')
+check "/v1/status tick_parts_ns names the same parts" "$parts" "$sp"
+check_true "/v1/status tick_wall_ns > 0" test "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json 'd["tick_wall_ns"]')" -gt 0
 
 # TCP, no token file: reads yes, writes 403
 T=http://127.0.0.1:$VQ_PORT

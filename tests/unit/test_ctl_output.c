@@ -175,6 +175,39 @@ static void test_status_slice(void **state)
 	json_decref(st);
 }
 
+/* `vqtunectl status`: a tick's mean wall and CPU time, and its three longest parts */
+static void test_status_tick_cost(void **state)
+{
+	char out[OUT_MAX_BYTES];
+	json_t *st = json_pack("{s:s, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I}}",
+			       "mode", "active", "ticks", (json_int_t)4,
+			       "tick_wall_ns", (json_int_t)24000000,
+			       "tick_cpu_ns", (json_int_t)20000000, "tick_parts_ns",
+			       "netdev", (json_int_t)8000000, "rtnl-stats", (json_int_t)2000000,
+			       "ethtool", (json_int_t)6000000, "bql", (json_int_t)400000,
+			       "qdisc", (json_int_t)0);
+
+	(void)state;
+	capture(ctl_text_status, st, out, sizeof(out));
+	/* 24 ms over 4 ticks; the parts per tick, longest first, the fourth left out */
+	assert_non_null(strstr(out, "\ntick cost:        6ms a tick (CPU 5ms): netdev 2ms, "
+				    "ethtool 1.5ms, rtnl-stats 500us\n"));
+	/* a part that took nothing is not named, even with fewer than three left */
+	json_object_set_new(st, "tick_parts_ns", json_pack("{s:I, s:I}", "netdev", (json_int_t)0,
+							   "bql", (json_int_t)4000000));
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick cost:        6ms a tick (CPU 5ms): bql 1ms\n"));
+	/* no tick yet, or an older daemon: "-" */
+	json_object_set_new(st, "ticks", json_integer(0));
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick cost:        -\n"));
+	json_object_set_new(st, "ticks", json_integer(4));
+	json_object_del(st, "tick_parts_ns");
+	capture(ctl_text_status, st, out, sizeof(out));
+	assert_non_null(strstr(out, "\ntick cost:        -\n"));
+	json_decref(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_event_line),
 		cmocka_unit_test(test_status_tick),
 		cmocka_unit_test(test_status_slice),
+		cmocka_unit_test(test_status_tick_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,8 @@
 # One machine-parsable line per window:
 #   bench-rrpair: pair=N state=R|K|S p50_us=X p99_us=X p999_us=X msgs=N cpu_cs=N slice_ns=N
 # (cpu_cs: the daemon's CPU time in the window, centiseconds; slice_ns: its slice then).
+# After each pair, what its ticks cost (/v1/status tick_wall_ns, tick_cpu_ns, tick_parts_ns):
+#   bench-rrpair-tick: pair=N ticks=N wall_ns=N cpu_ns=N PART=NS ...
 # A window that could not be measured prints error=WHY; "bench-rrpair-done:" ends a whole
 # run, and a failure is a "bench-note: FAIL: ..." line (the host counts the windows).
 # Env: VQ_BENCH_RUNS (pairs, default 3), VQ_BENCH_S (window seconds, default 10),
@@ -78,6 +80,8 @@ pp() {
 }
 cpu_cs() { awk '{ print $14 + $15 }' /proc/$V/stat; }
 vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
+# jnum KEY: an integer member of the JSON in $t (its blanks and newlines taken out)
+jnum() { echo "$t" | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 
 echo "bench-rrpair-head: kernel $(uname -r) cpus $(nproc) pairs $PAIRS window ${DUR}s" \
 	"windows $WINDOWS warm-up ${WARM_S}s tick ${TICK_MS}ms policy balanced"
@@ -125,6 +129,11 @@ while [ $p -le "$PAIRS" ]; do
 	done
 	kill -CONT $V
 	vqt events 2>&1 | tail -4 | sed "s/^/bench-note: pair $p: /"
+	# the daemon's ticks over the pair, warm-up included: what they cost, by part
+	t=$(vqt --json status | tr -d " \n")
+	parts=$(echo "$t" | sed -n 's/.*"tick_parts_ns":{\([^}]*\)}.*/\1/p' | tr -d '"' | tr ',:' ' =')
+	echo "bench-rrpair-tick: pair=$p ticks=$(jnum ticks) wall_ns=$(jnum tick_wall_ns)" \
+		"cpu_ns=$(jnum tick_cpu_ns) $parts"
 	stop_all
 	p=$((p + 1))
 done
