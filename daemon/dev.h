@@ -87,6 +87,7 @@ struct device {
 	unsigned int mtu;
 	uint8_t operstate;		/* IF_OPER_* */
 	bool managed;			/* writes allowed */
+	bool due;			/* sampled this tick (sample.c: managed every tick) */
 	bool paused;			/* controllers off (API pause) */
 	uint32_t gen;			/* queue generation, starts at 1 */
 	unsigned int n_tx, n_rx;	/* active queues (sysfs queues/) */

@@ -30,14 +30,22 @@
 #include "vqp.h"
 
 /*
+ * An observed device (read-only: not in a --netns namespace nor matched by --manage) only
+ * feeds the views and /metrics, and nothing acts on it: it is sampled every 10 s, where a
+ * managed one is sampled every tick. A namespace that holds no managed device is not read
+ * at all in between (no dump), and a tick that reads nothing costs nothing; under emulation
+ * a namespace's dumps are ~2 ms of a vCPU per tick (docs/bench.md, the tick by part). A new
+ * device is sampled at the first tick after it appears.
+ */
+#define SMP_OBSERVED_NS		(10 * NSEC_PER_SEC)
+/*
  * ethtool settings change rarely: a managed device's are re-read at most once a second (and
  * after our own writes), so a controller acts on current values and an outside writer is
- * seen within about two ticks; an observed device's only feed the views and /metrics, and
- * are re-read every 10 s. Either is re-read at once when its queue counts change (a channels
- * change, whose rx/tx-channels would otherwise disagree with the queues shown).
+ * seen within about two ticks, and at once when its queue counts change (a channels change,
+ * whose rx/tx-channels would otherwise disagree with the queues shown); an observed
+ * device's are re-read at each of its samples, every SMP_OBSERVED_NS.
  */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
-#define SMP_ETHTOOL_OBSERVED_NS	(10 * NSEC_PER_SEC)
 /*
  * Link changes arrive as notifications and trigger a full link dump (netns_drain_mon()), and
  * a lost one (ENOBUFS) triggers one too; this periodic re-dump is only the safety net behind
@@ -442,6 +450,34 @@ static int ns_counters(struct netns *ns)
 	return ret;
 }
 
+/*
+ * Whether @d is sampled by the tick starting at @now (SMP_OBSERVED_NS): a managed device
+ * always, an observed one when never sampled or when its last sample is SMP_OBSERVED_NS old
+ * by the middle of this tick's interval (a sample ~1 ms after the tick's start must not
+ * push the next one a whole tick later).
+ */
+static bool dev_due(const struct device *d, uint64_t now)
+{
+	return d->managed || !d->sampled_ns ||
+	       now + runtime.tick_ns / 2 - d->sampled_ns >= SMP_OBSERVED_NS;
+}
+
+/*
+ * Whether @ns is read by the tick starting at @now: a device of it is due, or it asks for
+ * its link re-dump (a notification, or the SMP_LINK_REFRESH_NS net).
+ */
+static bool ns_due(const struct netns *ns, uint64_t now)
+{
+	const struct device *d;
+
+	if (ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS)
+		return true;
+	dev_for_each(d)
+		if (d->ns == ns && dev_due(d, now))
+			return true;
+	return false;
+}
+
 static void ns_tick(struct netns *ns)
 {
 	uint64_t t_link, t_qstats;
@@ -449,11 +485,21 @@ static void ns_tick(struct netns *ns)
 	unsigned int q, n_tx, n_rx;
 	uint32_t gen;
 
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
+
+	if (!ns_due(ns, now))
+		return;
 	if (ns_counters(ns))
 		return;
 	t_link = lap = util_now_ns(CLOCK_MONOTONIC);
+	/* the dumps below read every device of @ns; the per-device reads skip those not due,
+	 * which keep their last sample (its queue counters included) for the views; after the
+	 * counters: a device their link dump just found is due */
 	dev_for_each(d) {
 		if (d->ns != ns)
+			continue;
+		d->due = dev_due(d, now);
+		if (!d->due)
 			continue;
 		n_tx = d->n_tx;
 		n_rx = d->n_rx;
@@ -476,11 +522,11 @@ static void ns_tick(struct netns *ns)
 	tcq_sample(ns);
 	runtime_lap(&lap, TP_QDISC);
 	dev_for_each(d) {
-		if (d->ns != ns)
+		if (d->ns != ns || !d->due)
 			continue;
 		lap_restart();
-		if (t_link - d->eth_read_ns >= (d->managed ? SMP_ETHTOOL_REFRESH_NS :
-								 SMP_ETHTOOL_OBSERVED_NS))
+		/* an observed device is sampled every SMP_OBSERVED_NS: its settings each time */
+		if (!d->managed || t_link - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
 			eth_refresh(d);
 		runtime_lap(&lap, TP_ETHTOOL);
 		device_sample(d, t_link, t_qstats);
