@@ -43,6 +43,16 @@ static void capture(void (*fn)(json_t *), json_t *obj, char *out, size_t len)
 	fclose(f);
 }
 
+/* `vqtunectl status` of @st prints @line (with its newlines); the whole text when not */
+static void status_has(json_t *st, const char *line)
+{
+	char out[OUT_MAX_BYTES];
+
+	capture(ctl_text_status, st, out, sizeof(out));
+	if (!strstr(out, line))
+		fail_msg("status lacks \"%s\"; it printed:\n%s", line, out);
+}
+
 static void device_text(json_t *dev, char *out, size_t len)
 {
 	capture(ctl_text_device, dev, out, len);
@@ -126,59 +136,48 @@ static void test_event_line(void **state)
 /* `vqtunectl status`: the tick in force, with its base and max when the daemon sends them */
 static void test_status_tick(void **state)
 {
-	char out[OUT_MAX_BYTES];
 	json_t *st = json_pack("{s:s, s:I, s:I, s:I}", "mode", "active",
 			       "tick_interval_ns", (json_int_t)2000000000,
 			       "tick_base_ns", (json_int_t)1000000000,
 			       "tick_max_ns", (json_int_t)4000000000);
 
 	(void)state;
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick interval:    2.0s (1.0s, up to 4.0s while nothing "
-				    "moves)\n"));
+	status_has(st, "\ntick interval:    2.0s (1.0s, up to 4.0s while nothing "
+		   "moves)\n");
 	/* mode observe never paces */
 	json_object_set_new(st, "mode", json_string("observe"));
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick interval:    2.0s (fixed)\n"));
+	status_has(st, "\ntick interval:    2.0s (fixed)\n");
 	/* --max-interval = --interval */
 	json_object_set_new(st, "mode", json_string("advise"));
 	json_object_set_new(st, "tick_max_ns", json_integer(1000000000));
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick interval:    2.0s (fixed)\n"));
+	status_has(st, "\ntick interval:    2.0s (fixed)\n");
 	/* an older daemon: the interval alone */
 	json_object_del(st, "tick_max_ns");
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick interval:    2.0s\nticks:"));
+	status_has(st, "\ntick interval:    2.0s\nticks:");
 	json_decref(st);
 }
 
 /* `vqtunectl status`: the daemon's scheduler slice, none per task, or an older daemon's "-" */
 static void test_status_slice(void **state)
 {
-	char out[OUT_MAX_BYTES];
 	json_t *st = json_pack("{s:s, s:I}", "mode", "active", "sched_slice_ns",
 			       (json_int_t)100000);
 
 	(void)state;
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\nsched slice:      100us\n"));
+	status_has(st, "\nsched slice:      100us\n");
 	json_object_set_new(st, "sched_slice_ns", json_integer(2800000));
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\nsched slice:      2.8ms\n"));
+	status_has(st, "\nsched slice:      2.8ms\n");
 	json_object_set_new(st, "sched_slice_ns", json_integer(0));
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\nsched slice:      none per task (a kernel before 6.12, or a "
-				    "real-time policy)\n"));
+	status_has(st, "\nsched slice:      none per task (a kernel before 6.12, or a "
+		   "real-time policy)\n");
 	json_object_del(st, "sched_slice_ns");
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\nsched slice:      -\n"));
+	status_has(st, "\nsched slice:      -\n");
 	json_decref(st);
 }
 
 /* `vqtunectl status`: a tick's mean wall and CPU time, and its three longest parts */
 static void test_status_tick_cost(void **state)
 {
-	char out[OUT_MAX_BYTES];
 	json_t *st = json_pack("{s:s, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I}}",
 			       "mode", "active", "ticks", (json_int_t)4,
 			       "tick_wall_ns", (json_int_t)24000000,
@@ -188,23 +187,19 @@ static void test_status_tick_cost(void **state)
 			       "qdisc", (json_int_t)0);
 
 	(void)state;
-	capture(ctl_text_status, st, out, sizeof(out));
 	/* 24 ms over 4 ticks; the parts per tick, longest first, the fourth left out */
-	assert_non_null(strstr(out, "\ntick cost:        6ms a tick (CPU 5ms): netdev 2ms, "
-				    "ethtool 1.5ms, rtnl-stats 500us\n"));
+	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): netdev 2ms, ethtool 1.5ms, "
+		   "rtnl-stats 500us\n");
 	/* a part that took nothing is not named, even with fewer than three left */
 	json_object_set_new(st, "tick_parts_ns", json_pack("{s:I, s:I}", "netdev", (json_int_t)0,
 							   "bql", (json_int_t)4000000));
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick cost:        6ms a tick (CPU 5ms): bql 1ms\n"));
+	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): bql 1ms\n");
 	/* no tick yet, or an older daemon: "-" */
 	json_object_set_new(st, "ticks", json_integer(0));
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick cost:        -\n"));
+	status_has(st, "\ntick cost:        -\n");
 	json_object_set_new(st, "ticks", json_integer(4));
 	json_object_del(st, "tick_parts_ns");
-	capture(ctl_text_status, st, out, sizeof(out));
-	assert_non_null(strstr(out, "\ntick cost:        -\n"));
+	status_has(st, "\ntick cost:        -\n");
 	json_decref(st);
 }
 
