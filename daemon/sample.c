@@ -480,12 +480,10 @@ static bool ns_due(const struct netns *ns, uint64_t now)
 
 static void ns_tick(struct netns *ns)
 {
-	uint64_t t_link, t_qstats;
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC), t_link, t_qstats;
 	struct device *d;
 	unsigned int q, n_tx, n_rx;
 	uint32_t gen;
-
-	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
 
 	if (!ns_due(ns, now))
 		return;
