@@ -69,19 +69,37 @@ static const char *ctl_bool(json_t *o, const char *key)
 	return json_is_boolean(v) ? (json_is_true(v) ? "yes" : "no") : "-";
 }
 
+/* keep @name among the three longest of @top/@topv (longest first); @v <= 0 never is */
+static void ctl_top3(const char *top[3], json_int_t topv[3], const char *name, json_int_t v)
+{
+	unsigned int i, j;
+
+	if (v <= 0)
+		return;
+	for (i = 0; i < 3 && topv[i] >= v; i++)
+		;
+	if (i == 3)
+		return;
+	for (j = 2; j > i; j--)
+		top[j] = top[j - 1], topv[j] = topv[j - 1];
+	top[i] = name;
+	topv[i] = v;
+}
+
 /*
  * "tick cost:" of status: the mean wall and CPU time of a tick since the start, and the
- * three parts of it that took longest (tick_parts_ns, vqtuned(8) TICK COST); "-" from a
- * daemon that sends none or has not ticked yet.
+ * three parts of it that took longest (tick_parts_ns, vqtuned(8) TICK COST), the rest of
+ * the wall time ("other": rates, bookkeeping) ranked with them; "-" from a daemon that
+ * sends none or has not ticked yet.
  */
 static void ctl_tick_cost(json_t *r)
 {
 	json_t *ticks = json_object_get(r, "ticks"), *wall = json_object_get(r, "tick_wall_ns");
 	json_t *cpu = json_object_get(r, "tick_cpu_ns"), *parts = json_object_get(r, "tick_parts_ns");
 	const char *top[3] = { NULL, NULL, NULL }, *k;
-	json_int_t topv[3] = { 0, 0, 0 }, n;
+	json_int_t topv[3] = { 0, 0, 0 }, n, rest;
 	char a[CTL_CELL_BYTES];
-	unsigned int i, j;
+	unsigned int i;
 	json_t *v;
 
 	printf("tick cost:        ");
@@ -95,18 +113,14 @@ static void ctl_tick_cost(json_t *r)
 						sizeof(a)));
 	printf(" (CPU %s)", ctl_fmt_duration_ns((uint64_t)(json_integer_value(cpu) / n), a,
 						 sizeof(a)));
+	rest = json_integer_value(wall);
 	json_object_foreach(parts, k, v) {
-		if (!json_is_integer(v) || json_integer_value(v) <= 0)
+		if (!json_is_integer(v))
 			continue;
-		for (i = 0; i < 3 && topv[i] >= json_integer_value(v); i++)
-			;
-		if (i == 3)
-			continue;
-		for (j = 2; j > i; j--)
-			top[j] = top[j - 1], topv[j] = topv[j - 1];
-		top[i] = k;
-		topv[i] = json_integer_value(v);
+		ctl_top3(top, topv, k, json_integer_value(v));
+		rest -= json_integer_value(v);
 	}
+	ctl_top3(top, topv, "other", rest);
 	for (i = 0; i < 3 && top[i]; i++)
 		printf("%s %s %s", i ? "," : ":", top[i],
 		       ctl_fmt_duration_ns((uint64_t)(topv[i] / n), a, sizeof(a)));

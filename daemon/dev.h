@@ -87,7 +87,9 @@ struct device {
 	unsigned int mtu;
 	uint8_t operstate;		/* IF_OPER_* */
 	bool managed;			/* writes allowed */
-	bool due;			/* sampled this tick (sample.c: managed every tick) */
+	/* sampled by the tick reading its namespace (sample.c SMP_OBSERVED_NS); meaningful
+	 * only during that tick's reads */
+	bool due;
 	bool paused;			/* controllers off (API pause) */
 	uint32_t gen;			/* queue generation, starts at 1 */
 	unsigned int n_tx, n_rx;	/* active queues (sysfs queues/) */

@@ -507,8 +507,9 @@ static void slice_apply(unsigned int us)
 
 static void tick(int tfd)
 {
-	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
+	/* the wall window holds the CPU one: a tick's CPU time never reads above its wall time */
 	uint64_t w0 = util_now_ns(CLOCK_MONOTONIC), lap;
+	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	unsigned int next;
 	bool busy;
 

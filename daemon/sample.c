@@ -149,6 +149,7 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 		if (!d)
 			return;
 		fresh = true;
+		d->due = true;		/* never sampled: the tick that found it samples it */
 	} else if (strcmp(d->name, name)) {
 		char old[4 * IFNAMSIZ + 1];
 
@@ -176,7 +177,7 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 		if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
 			dev_set_queues(d, n_tx, n_rx);
 	}
-	if (stats)
+	if (stats && d->due)
 		for (i = 0; i < DC_NUM; i++)
 			d->dctr[i] = rtnl_link_get_stat(l, sid[i]);
 }
@@ -225,7 +226,7 @@ static int qstats_cb(const struct ndv_qstats *qs, void *arg)
 	bool tx = qs->type == VQ_NETDEV_QUEUE_TYPE_TX;
 	struct queue *q;
 
-	if (!d || qs->id >= (tx ? d->n_tx : d->n_rx))
+	if (!d || !d->due || qs->id >= (tx ? d->n_tx : d->n_rx))
 		return 0;
 	q = tx ? &d->txq[qs->id] : &d->rxq[qs->id];
 	q->src = QSRC_QSTATS;
@@ -256,7 +257,7 @@ static int napi_cb(const struct ndv_napi *n, void *arg)
 	struct device *d = dev_lookup(arg, n->ifindex);
 	struct ndv_napi *grown;
 
-	if (!d)
+	if (!d || !d->due)
 		return 0;
 	grown = realloc(d->napi, (d->n_napi + 1) * sizeof(*grown));
 	if (!grown)
@@ -271,7 +272,7 @@ static int queue_cb(const struct ndv_queue *nq, void *arg)
 	struct device *d = dev_lookup(arg, nq->ifindex);
 	bool tx = nq->type == VQ_NETDEV_QUEUE_TYPE_TX;
 
-	if (!d || nq->id >= (tx ? d->n_tx : d->n_rx))
+	if (!d || !d->due || nq->id >= (tx ? d->n_tx : d->n_rx))
 		return 0;
 	(tx ? d->txq : d->rxq)[nq->id].napi_id = nq->napi_id;
 	return 0;
@@ -282,7 +283,7 @@ static void netdev_sample(struct netns *ns)
 	struct device *d;
 
 	dev_for_each(d) {
-		if (d->ns != ns)
+		if (d->ns != ns || !d->due)
 			continue;
 		d->n_napi = 0;
 	}
@@ -409,7 +410,7 @@ static void stats64_cb(int ifindex, const struct rtnl_link_stats64 *st, void *ar
 {
 	struct device *d = dev_lookup(arg, ifindex);
 
-	if (!d)
+	if (!d || !d->due)
 		return;
 	d->dctr[DC_RX_PACKETS] = st->rx_packets;
 	d->dctr[DC_TX_PACKETS] = st->tx_packets;
@@ -463,19 +464,22 @@ static bool dev_due(const struct device *d, uint64_t now)
 }
 
 /*
- * Whether @ns is read by the tick starting at @now: a device of it is due, or it asks for
- * its link re-dump (a notification, or the SMP_LINK_REFRESH_NS net).
+ * Mark the devices of @ns this tick samples (dev->due); returns whether any is. Every read
+ * of the tick skips the others, so each keeps its last sample whole (counters, rates and
+ * the time they were read agree).
  */
-static bool ns_due(const struct netns *ns, uint64_t now)
+static bool ns_due(struct netns *ns, uint64_t now)
 {
-	const struct device *d;
+	struct device *d;
+	bool any = false;
 
-	if (ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS)
-		return true;
-	dev_for_each(d)
-		if (d->ns == ns && dev_due(d, now))
-			return true;
-	return false;
+	dev_for_each(d) {
+		if (d->ns != ns)
+			continue;
+		d->due = dev_due(d, now);
+		any |= d->due;
+	}
+	return any;
 }
 
 static void ns_tick(struct netns *ns)
@@ -484,20 +488,27 @@ static void ns_tick(struct netns *ns)
 	struct device *d;
 	unsigned int q, n_tx, n_rx;
 	uint32_t gen;
+	bool due;
 
-	if (!ns_due(ns, now))
+	due = ns_due(ns, now);
+	if (!due && (ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS)) {
+		/* no device to sample: the link re-dump alone, when one is asked for or due;
+		 * a device it finds (the first dump of a namespace finds them all) is due */
+		lap = now;
+		if (links_sync(ns, false))
+			return;
+		runtime_lap(&lap, TP_LINKS);
+		dev_for_each(d)
+			due |= d->ns == ns && d->due;
+	}
+	if (!due)
 		return;
+	/* a device the link dump in there finds is due as well (link_update()) */
 	if (ns_counters(ns))
 		return;
 	t_link = lap = util_now_ns(CLOCK_MONOTONIC);
-	/* the dumps below read every device of @ns; the per-device reads skip those not due,
-	 * which keep their last sample (its queue counters included) for the views; after the
-	 * counters: a device their link dump just found is due */
 	dev_for_each(d) {
-		if (d->ns != ns)
-			continue;
-		d->due = dev_due(d, now);
-		if (!d->due)
+		if (d->ns != ns || !d->due)
 			continue;
 		n_tx = d->n_tx;
 		n_rx = d->n_rx;

@@ -179,7 +179,8 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *arg)
 	if (tcq_parse(nlh, &qd))
 		return MNL_CB_OK;
 	d = dev_lookup(dump->ns, qd.ifindex);
-	if (!d || !tcq_map(&dump->w, &qd, d->n_tx, &sp))
+	/* a device this tick does not sample keeps its last sample (sample.c SMP_OBSERVED_NS) */
+	if (!d || !tcq_map(&dump->w, &qd, d->n_tx, &sp) || !d->due)
 		return MNL_CB_OK;
 	for (q = sp.first; q < sp.first + sp.n && q < d->n_tx; q++) {
 		d->txq[q].qdisc_backlog_bytes = sp.zero ? 0 : qd.backlog_bytes;
@@ -195,7 +196,7 @@ static void forget(struct netns *ns)
 	unsigned int q;
 
 	dev_for_each(d) {
-		if (d->ns != ns)
+		if (d->ns != ns || !d->due)
 			continue;
 		for (q = 0; q < d->n_tx; q++) {
 			d->txq[q].qdisc_backlog_bytes = NAN;

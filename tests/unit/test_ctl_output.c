@@ -187,13 +187,18 @@ static void test_status_tick_cost(void **state)
 			       "qdisc", (json_int_t)0);
 
 	(void)state;
-	/* 24 ms over 4 ticks; the parts per tick, longest first, the fourth left out */
-	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): netdev 2ms, ethtool 1.5ms, "
-		   "rtnl-stats 500us\n");
+	/* 24 ms over 4 ticks; the parts per tick, longest first, the rest of the wall time
+	 * (24 - 16.4 ms: "other") ranked with them, the fourth and fifth left out */
+	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): netdev 2ms, other 1.9ms, "
+		   "ethtool 1.5ms\n");
 	/* a part that took nothing is not named, even with fewer than three left */
 	json_object_set_new(st, "tick_parts_ns", json_pack("{s:I, s:I}", "netdev", (json_int_t)0,
 							   "bql", (json_int_t)4000000));
-	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): bql 1ms\n");
+	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): other 5ms, bql 1ms\n");
+	/* parts that fill the wall time leave no "other" */
+	json_object_set_new(st, "tick_parts_ns", json_pack("{s:I, s:I}", "netdev", (json_int_t)20000000,
+							   "bql", (json_int_t)4000000));
+	status_has(st, "\ntick cost:        6ms a tick (CPU 5ms): netdev 5ms, bql 1ms\n");
 	/* no tick yet, or an older daemon: "-" */
 	json_object_set_new(st, "ticks", json_integer(0));
 	status_has(st, "\ntick cost:        -\n");
