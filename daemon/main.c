@@ -114,10 +114,6 @@ static bool leading_zero(const char *digits)
 }
 
 /*
- * --interval/--max-interval MS: digits only, no leading zero, TICK_MIN_MS..TICK_MAX_MS.
- * 0 with *@ms set, or -EINVAL with the message (naming --@name) on stderr.
- */
-/*
  * @arg as a whole number in *@v: digits only (strtol() would also take " 10" and "+10"),
  * not empty, not out of long's range. The leading-zero rule is the callers' own message.
  */
@@ -130,6 +126,10 @@ static bool opt_digits(const char *arg, long *v)
 	return !errno && !*end && *arg && !arg[strspn(arg, "0123456789")];
 }
 
+/*
+ * --interval/--max-interval MS: digits only, no leading zero, TICK_MIN_MS..TICK_MAX_MS.
+ * 0 with *@ms set, or -EINVAL with the message (naming --@name) on stderr.
+ */
 static int opt_ms(const char *name, const char *arg, unsigned int *ms)
 {
 	long v;

@@ -33,9 +33,9 @@
  * An observed device (read-only: not in a --netns namespace nor matched by --manage) only
  * feeds the views and /metrics, and nothing acts on it: it is sampled every 10 s, where a
  * managed one is sampled every tick. A namespace that holds no managed device is not read
- * at all in between (no dump), and a tick that reads nothing costs nothing; under emulation
- * a namespace's dumps are ~2 ms of a vCPU per tick (docs/bench.md, the tick by part). A new
- * device is sampled at the first tick after it appears.
+ * in between but for its link refresh (links_stale()), and a tick that reads nothing costs
+ * nothing; under emulation a namespace's dumps are ~2 ms of a vCPU per tick (docs/bench.md,
+ * the tick by part). A new device is sampled by the tick that finds it, or the next.
  */
 #define SMP_OBSERVED_NS		(10 * NSEC_PER_SEC)
 /*
@@ -423,6 +423,16 @@ static void stats64_cb(int ifindex, const struct rtnl_link_stats64 *st, void *ar
 }
 
 /* Device counters of @ns: RTM_GETSTATS, or the link dump where the kernel lacks it. */
+/*
+ * @ns wants its link re-dump at @now: a notification asked for one, it was never dumped
+ * (links_ns 0: also a machine up for less than the refresh, at boot), or the
+ * SMP_LINK_REFRESH_NS net is due.
+ */
+static bool links_stale(const struct netns *ns, uint64_t now)
+{
+	return ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS;
+}
+
 static int ns_counters(struct netns *ns)
 {
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
@@ -430,8 +440,7 @@ static int ns_counters(struct netns *ns)
 
 	lap = now;
 	if (ns->rst) {
-		/* links_ns 0: never dumped (a machine up for less than the refresh, at boot) */
-		if (ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS) {
+		if (links_stale(ns, now)) {
 			ret = links_sync(ns, false);
 			runtime_lap(&lap, TP_LINKS);
 			if (ret)
@@ -491,7 +500,7 @@ static void ns_tick(struct netns *ns)
 	bool due;
 
 	due = ns_due(ns, now);
-	if (!due && (ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS)) {
+	if (!due && links_stale(ns, now)) {
 		/* no device to sample: the link re-dump alone, when one is asked for or due;
 		 * a device it finds (the first dump of a namespace finds them all) is due */
 		lap = now;
