@@ -123,7 +123,17 @@ struct device {
 	uint32_t dnapi_present;		/* bit per dnapi readable in sysfs */
 	uint64_t dnapi[DNAPI_NUM];
 
-	uint64_t eth_read_ns;		/* CLOCK_MONOTONIC of the last ethtool get */
+	uint64_t eth_read_ns;		/* CLOCK_MONOTONIC of the last ethtool get; 0: re-read */
+	uint64_t dnapi_read_ns;		/* ... of the last read of dnapi[] */
+	/*
+	 * The queue layout (counts, and the NAPI serving each queue) as sample.c keeps it:
+	 * when last read, whether news says it may have changed since, whether the tick now
+	 * running reads it (meaningful only during that tick's reads), and a hash of the
+	 * NAPI ids of the last NAPI dump (a change in them re-reads it).
+	 */
+	uint64_t layout_ns;
+	bool layout_stale, layout_now;
+	uint32_t napi_sig;
 	int co_err, rings_err, ch_err;	/* 0 or -errno of the last get (-EOPNOTSUPP) */
 	struct eth_coalesce co;
 	struct eth_rings rings;

@@ -149,6 +149,8 @@ struct nlmsghdr *genl_req(char *buf, uint16_t type, uint16_t flags, uint8_t cmd,
 struct genl_family_ctx {
 	struct genl_ack ack;	/* first: see struct genl_ack */
 	uint16_t id;
+	const char *group;	/* multicast group to look up, NULL: none */
+	uint32_t group_id;	/* its id; 0: not found (genetlink never gives out 0) */
 };
 
 static int genl_ctrl_attr_cb(const struct nlattr *attr, void *data)
@@ -160,8 +162,42 @@ static int genl_ctrl_attr_cb(const struct nlattr *attr, void *data)
 		return MNL_CB_OK;
 	if (type == CTRL_ATTR_FAMILY_ID && mnl_attr_validate(attr, MNL_TYPE_U16) < 0)
 		return MNL_CB_ERROR;
+	if (type == CTRL_ATTR_MCAST_GROUPS && mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+		return MNL_CB_ERROR;
 	tb[type] = attr;
 	return MNL_CB_OK;
+}
+
+static int genl_grp_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, CTRL_ATTR_MCAST_GRP_MAX) < 0)
+		return MNL_CB_OK;
+	if ((type == CTRL_ATTR_MCAST_GRP_ID && mnl_attr_validate(attr, MNL_TYPE_U32) < 0) ||
+	    (type == CTRL_ATTR_MCAST_GRP_NAME && mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0))
+		return MNL_CB_ERROR;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/* CTRL_ATTR_MCAST_GROUPS: a nest of nests, each a group's name and id */
+static void genl_find_group(const struct nlattr *groups, struct genl_family_ctx *c)
+{
+	const struct nlattr *g;
+
+	mnl_attr_for_each_nested(g, groups) {
+		const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1] = {};
+
+		if (mnl_attr_parse_nested(g, genl_grp_attr_cb, tb) < 0) {
+			c->ack.error = -EBADMSG;
+			return;
+		}
+		if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
+		    !strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]), c->group))
+			c->group_id = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	}
 }
 
 static int genl_family_cb(const struct nlmsghdr *nlh, void *data)
@@ -174,13 +210,17 @@ static int genl_family_cb(const struct nlmsghdr *nlh, void *data)
 		c->ack.error = -EBADMSG;
 	else if (tb[CTRL_ATTR_FAMILY_ID])
 		c->id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (c->group && tb[CTRL_ATTR_MCAST_GROUPS])
+		genl_find_group(tb[CTRL_ATTR_MCAST_GROUPS], c);
 	return MNL_CB_OK;
 }
 
-static int genl_resolve(struct genl_sock *s, const char *name)
+/* Family @name's id into @s->family, and when @group is given its id into @group_id. */
+static int genl_resolve(struct genl_sock *s, const char *name, const char *group,
+			uint32_t *group_id)
 {
 	char buf[GENL_REQ_BYTES];
-	struct genl_family_ctx c = { .ack = { 0 } };
+	struct genl_family_ctx c = { .ack = { 0 }, .group = group };
 	struct nlmsghdr *nlh;
 	int ret;
 
@@ -192,14 +232,17 @@ static int genl_resolve(struct genl_sock *s, const char *name)
 		return -EOPNOTSUPP;
 	if (ret)
 		return ret;
-	if (!c.id)
+	if (!c.id || (group && !c.group_id))
 		return -EOPNOTSUPP;
 	s->family = c.id;
+	if (group)
+		*group_id = c.group_id;
 	return 0;
 }
 
-int genl_sock_open(struct genl_sock *s, const char *name)
+static int genl_open(struct genl_sock *s, const char *name, const char *group)
 {
+	uint32_t group_id = 0;
 	int one = 1, ret;
 
 	s->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
@@ -215,15 +258,30 @@ int genl_sock_open(struct genl_sock *s, const char *name)
 	s->portid = mnl_socket_get_portid(s->nl);
 	/* a time-based start: replies meant for an earlier socket of this port do not match */
 	s->seq = (uint32_t)time(NULL);
-	ret = genl_resolve(s, name);
+	ret = genl_resolve(s, name, group, &group_id);
 	if (ret)
 		goto err_close;
+	if (group && mnl_socket_setsockopt(s->nl, NETLINK_ADD_MEMBERSHIP, &group_id,
+					   sizeof(group_id)) < 0) {
+		ret = -errno;
+		goto err_close;
+	}
 	return 0;
 
 err_close:
 	mnl_socket_close(s->nl);
 	s->nl = NULL;
 	return ret;
+}
+
+int genl_sock_open(struct genl_sock *s, const char *name)
+{
+	return genl_open(s, name, NULL);
+}
+
+int genl_mon_open(struct genl_sock *s, const char *name, const char *group)
+{
+	return genl_open(s, name, group);
 }
 
 void genl_sock_close(struct genl_sock *s)

@@ -46,7 +46,16 @@ struct genl_ack {
  * Returns 0, -EOPNOTSUPP when the kernel has no such family, or -errno (socket closed).
  */
 int genl_sock_open(struct genl_sock *s, const char *name);
-/* Close what genl_sock_open() opened (does not free @s). NULL is fine. */
+/*
+ * Open @s as genl_sock_open() does and join multicast group @group of family @name (its id
+ * from CTRL_ATTR_MCAST_GROUPS of the same CTRL_CMD_GETFAMILY answer, then
+ * NETLINK_ADD_MEMBERSHIP): @s then receives the group's notifications from its namespace.
+ * Such a socket carries no requests of its own afterwards, since a notification between a
+ * request and its reply would fail genl_run()'s sequence checks.
+ * Returns 0, -EOPNOTSUPP when the kernel has no such family or group, or -errno.
+ */
+int genl_mon_open(struct genl_sock *s, const char *name, const char *group);
+/* Close what genl_sock_open() or genl_mon_open() opened (does not free @s). NULL is fine. */
 void genl_sock_close(struct genl_sock *s);
 
 /*

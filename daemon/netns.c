@@ -78,6 +78,10 @@ static int open_handles(struct netns *ns)
 		ns->eth = NULL;
 		log_info("netns '%s': ethtool netlink family unavailable (%s)", ns->name,
 			 strerror(-ret));
+	} else if ((ret = eth_mon_open(&ns->ethmon))) {
+		ns->ethmon = NULL;
+		log_info("netns '%s': ethtool settings news unavailable (%s): settings polled",
+			 ns->name, strerror(-ret));
 	}
 	ns->ioctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (ns->ioctl_fd < 0)
@@ -96,6 +100,8 @@ static void close_handles(struct netns *ns)
 		ndv_close(ns->ndv);
 	if (ns->eth)
 		eth_close(ns->eth);
+	eth_mon_close(ns->ethmon);
+	ns->ethmon = NULL;
 	if (ns->ioctl_fd >= 0)
 		close(ns->ioctl_fd);
 	if (ns->sysfs_mounted) {

@@ -25,6 +25,7 @@
 struct nl_sock;
 struct ndv_sock;
 struct eth_sock;
+struct eth_mon;
 struct rst_sock;
 
 struct netns {
@@ -40,6 +41,7 @@ struct netns {
 	uint64_t links_ns;		/* CLOCK_MONOTONIC of the last full link dump */
 	struct ndv_sock *ndv;		/* netdev family; NULL: kernel lacks it */
 	struct eth_sock *eth;		/* ethtool family; NULL: kernel lacks it */
+	struct eth_mon *ethmon;		/* its settings news (nl_ethtool.h); NULL: none */
 	int ioctl_fd;			/* SIOCETHTOOL socket */
 	bool resync;			/* a notification asks for a link re-dump */
 	bool sysfs_mounted;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/socket.h>
+
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -49,6 +51,120 @@ void eth_close(struct eth_sock *s)
 		return;
 	genl_sock_close(&s->g);
 	free(s);
+}
+
+/* ---- settings news (the "monitor" group) ---- */
+
+struct eth_mon {
+	struct genl_sock g;
+};
+
+int eth_mon_open(struct eth_mon **out)
+{
+	struct eth_mon *m;
+	int ret;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	ret = genl_mon_open(&m->g, ETHTOOL_GENL_NAME, ETHTOOL_MCGRP_MONITOR_NAME);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	*out = m;
+	return 0;
+}
+
+void eth_mon_close(struct eth_mon *m)
+{
+	if (!m)
+		return;
+	genl_sock_close(&m->g);
+	free(m);
+}
+
+static int eth_hdr_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, ETHTOOL_A_HEADER_MAX) < 0)
+		return MNL_CB_OK;
+	if (type == ETHTOOL_A_HEADER_DEV_INDEX && mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+		return MNL_CB_ERROR;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+int eth_parse_ntf(const struct nlmsghdr *nlh, uint16_t family, int *ifindex,
+		  enum eth_ntf *what)
+{
+	const struct nlattr *tb[ETHTOOL_A_HEADER_MAX + 1] = {};
+	const struct genlmsghdr *g;
+	const struct nlattr *a;
+
+	if (nlh->nlmsg_type != family)
+		return 0;
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*g)))
+		return -EBADMSG;
+	g = mnl_nlmsg_get_payload(nlh);
+	switch (g->cmd) {
+	case ETHTOOL_MSG_COALESCE_NTF:
+		*what = ETH_NTF_COALESCE;
+		break;
+	case ETHTOOL_MSG_RINGS_NTF:
+		*what = ETH_NTF_RINGS;
+		break;
+	case ETHTOOL_MSG_CHANNELS_NTF:
+		*what = ETH_NTF_CHANNELS;
+		break;
+	default:
+		return 0;
+	}
+	/* the *_HEADER nest is attribute 1 in all three (the _Static_assert below) */
+	mnl_attr_for_each(a, nlh, sizeof(*g)) {
+		if (mnl_attr_get_type(a) != ETHTOOL_A_COALESCE_HEADER)
+			continue;
+		if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0 ||
+		    mnl_attr_parse_nested(a, eth_hdr_attr_cb, tb) < 0)
+			return -EBADMSG;
+		break;
+	}
+	if (!tb[ETHTOOL_A_HEADER_DEV_INDEX])
+		return -EBADMSG;
+	*ifindex = (int)mnl_attr_get_u32(tb[ETHTOOL_A_HEADER_DEV_INDEX]);
+	return 1;
+}
+
+int eth_mon_drain(struct eth_mon *m, void (*cb)(int ifindex, enum eth_ntf what, void *arg),
+		  void *arg)
+{
+	int fd = mnl_socket_get_fd(m->g.nl), ret = 0, ifindex, len;
+	const struct nlmsghdr *nlh;
+	enum eth_ntf what;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(fd, m->g.rbuf, sizeof(m->g.rbuf), MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				ret = -ENOBUFS;		/* lost some; read on: what follows counts */
+				continue;
+			}
+			return errno == EAGAIN || errno == EWOULDBLOCK ? ret : -errno;
+		}
+		if (n == 0)
+			return ret;
+		len = (int)n;
+		for (nlh = (const struct nlmsghdr *)m->g.rbuf; mnl_nlmsg_ok(nlh, len);
+		     nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (eth_parse_ntf(nlh, m->g.family, &ifindex, &what) == 1)
+				cb(ifindex, what, arg);
+		}
+	}
 }
 
 /* ---- parsers: validate into tb[], then read tb[] ---- */

@@ -78,6 +78,40 @@ enum eth_op { ETH_OP_COALESCE, ETH_OP_RINGS, ETH_OP_CHANNELS };
 int eth_set_probe(struct eth_sock *s, int ifindex, enum eth_op op, char *err, size_t errlen);
 
 /*
+ * Settings news: a socket on the family's "monitor" multicast group (ETHTOOL_MCGRP_MONITOR_NAME,
+ * ethtool-netlink.rst "Notification messages"). The kernel sends ETHTOOL_MSG_COALESCE_NTF,
+ * _RINGS_NTF and _CHANNELS_NTF after every change made through ethtool netlink or the
+ * SIOCETHTOOL ioctl (since Linux 5.7), to listeners in the device's namespace. A change a
+ * driver makes on its own sends nothing, so a reader still re-reads now and then.
+ */
+struct eth_mon;
+
+/* Open in the calling thread's current netns. Returns 0, -EOPNOTSUPP or -errno. */
+int eth_mon_open(struct eth_mon **out);
+void eth_mon_close(struct eth_mon *m);
+
+enum eth_ntf { ETH_NTF_COALESCE, ETH_NTF_RINGS, ETH_NTF_CHANNELS };
+
+/*
+ * Read every notification queued on @m without blocking, and call @cb with the device's
+ * ifindex (from the message's ETHTOOL_A_HEADER_DEV_INDEX) for each coalesce, rings or
+ * channels change; other notifications are skipped. Returns 0 when the queue is drained,
+ * -ENOBUFS when the kernel dropped some (the socket's buffer overflowed: the caller must
+ * take every device as changed; the messages after the loss are still delivered), or
+ * -errno.
+ */
+int eth_mon_drain(struct eth_mon *m, void (*cb)(int ifindex, enum eth_ntf what, void *arg),
+		  void *arg);
+/*
+ * One notification message: its device's ifindex and kind into @ifindex and @what.
+ * Returns 1 for a coalesce, rings or channels notification of family @family, 0 for any
+ * other message, -EBADMSG for a truncated one. Exposed for unit tests.
+ */
+struct nlmsghdr;
+int eth_parse_ntf(const struct nlmsghdr *nlh, uint16_t family, int *ifindex,
+		  enum eth_ntf *what);
+
+/*
  * Reply parsers used by the getters, exposed for unit tests: one *_GET_REPLY message
  * (genlmsghdr + attributes). Unknown attributes are skipped. 0 or -EBADMSG (bad size).
  */

@@ -32,20 +32,35 @@
 /*
  * An observed device (read-only: not in a --netns namespace nor matched by --manage) only
  * feeds the views and /metrics, and nothing acts on it: it is sampled every 10 s, where a
- * managed one is sampled every tick. A namespace that holds no managed device is not read
- * in between but for its link refresh (links_stale()), and a tick that reads nothing costs
- * nothing; under emulation a namespace's dumps are ~2 ms of a vCPU per tick (docs/bench.md,
- * the tick by part). A new device is sampled by the tick that finds it, or the next.
+ * managed one is sampled every tick. So is the back of a vqpair, managed or not: its pair
+ * is controlled through its front, whose sample holds the pair's queue stats (the same
+ * from either end), and nothing reads the back's every tick (sample_slow()). A namespace
+ * where nothing is sampled every tick is not read in between but for its link refresh
+ * (links_stale()), and a tick that reads nothing costs nothing; under emulation a
+ * namespace's dumps are ~2 ms of a vCPU per tick (docs/bench.md, the tick by part). A new
+ * device is sampled by the tick that finds it, or the next.
  */
 #define SMP_OBSERVED_NS		(10 * NSEC_PER_SEC)
 /*
- * ethtool settings change rarely: a managed device's are re-read at most once a second (and
- * after our own writes), so a controller acts on current values and an outside writer is
- * seen within about two ticks, and at once when its queue counts change (a channels change,
- * whose rx/tx-channels would otherwise disagree with the queues shown); an observed
- * device's are re-read at each of its samples, every SMP_OBSERVED_NS.
+ * ethtool settings change rarely. In a namespace with the ethtool family's settings news
+ * (ns->ethmon, nl_ethtool.h: every change made through ethtool netlink or the ioctl is
+ * announced), a managed device's are re-read by the tick after news of a change, after our
+ * own writes, after new queue counts, and at least every SMP_NEWS_SAFETY_NS (a driver's own
+ * changes send no news); without news, at most once a second (SMP_ETHTOOL_REFRESH_NS), so
+ * an outside writer is seen within about two ticks. The device-wide NAPI sysfs values
+ * (dnapi[]) send no news: a managed device's are read every SMP_ETHTOOL_REFRESH_NS. An
+ * observed device's settings are re-read at each of its samples, every SMP_OBSERVED_NS.
  */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
+/*
+ * A device's queue layout (its queue counts from sysfs, and the NAPI serving each queue
+ * from the netdev queue dump) changes only when it is reconfigured. A managed device's is
+ * re-read after a channels change (settings news), a link notification in its namespace,
+ * a qstats queue beyond its counts, a change in its NAPI ids (the NAPI dump runs every
+ * tick), and at least every SMP_NEWS_SAFETY_NS; in a namespace without settings news,
+ * every tick. Under emulation these reads were ~1 ms of a tick (docs/bench.md).
+ */
+#define SMP_NEWS_SAFETY_NS	(10 * NSEC_PER_SEC)
 /*
  * Link changes arrive as notifications and trigger a full link dump (netns_drain_mon()), and
  * a lost one (ENOBUFS) triggers one too; this periodic re-dump is only the safety net behind
@@ -106,13 +121,19 @@ static void read_driver(struct device *d)
 	}
 }
 
+/* The device-wide NAPI sysfs values (no news of their changes: read on a clock). */
+static void dnapi_refresh(struct device *d)
+{
+	d->dnapi_read_ns = util_now_ns(CLOCK_MONOTONIC);
+	sfs_dnapi_read(&d->sfs, d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
+}
+
+/* The ethtool settings: coalesce, rings, channels. */
 static void eth_refresh(struct device *d)
 {
 	char err[256];
 
 	d->eth_read_ns = util_now_ns(CLOCK_MONOTONIC);
-	/* the device-wide NAPI sysfs knobs change as rarely as ethtool settings */
-	sfs_dnapi_read(&d->sfs, d->ns->sysfs, d->name, d->dnapi, &d->dnapi_present);
 	if (!d->ns->eth) {
 		d->co_err = d->rings_err = d->ch_err = -EOPNOTSUPP;
 		return;
@@ -166,6 +187,7 @@ static void link_update(struct netns *ns, struct rtnl_link *l, bool stats)
 	d->seen = true;
 	if (fresh) {
 		read_driver(d);
+		dnapi_refresh(d);
 		eth_refresh(d);
 		util_name_display(name, shown, sizeof(shown));
 		/* '' is the daemon's own namespace; lo and a few virtual kinds name no driver */
@@ -194,9 +216,11 @@ static int links_sync(struct netns *ns, bool stats)
 		log_warn("netns '%s': link dump failed: %s", ns->name, nl_geterror(ret));
 		return -EIO;
 	}
+	/* a link notification may be a reconfiguration (down/up makes new NAPIs): the
+	 * devices' queue layouts are re-read by their next samples */
 	dev_for_each(d)
 		if (d->ns == ns)
-			d->seen = false;
+			d->seen = false, d->layout_stale = true;
 	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
 		link_update(ns, (struct rtnl_link *)o, stats);
 	nl_cache_free(cache);
@@ -226,8 +250,12 @@ static int qstats_cb(const struct ndv_qstats *qs, void *arg)
 	bool tx = qs->type == VQ_NETDEV_QUEUE_TYPE_TX;
 	struct queue *q;
 
-	if (!d || !d->due || qs->id >= (tx ? d->n_tx : d->n_rx))
+	if (!d || !d->due)
 		return 0;
+	if (qs->id >= (tx ? d->n_tx : d->n_rx)) {
+		d->layout_stale = true;		/* more queues than counted: count again */
+		return 0;
+	}
 	q = tx ? &d->txq[qs->id] : &d->rxq[qs->id];
 	q->src = QSRC_QSTATS;
 #define TAKE(qc, qsx)							\
@@ -272,15 +300,44 @@ static int queue_cb(const struct ndv_queue *nq, void *arg)
 	struct device *d = dev_lookup(arg, nq->ifindex);
 	bool tx = nq->type == VQ_NETDEV_QUEUE_TYPE_TX;
 
-	if (!d || !d->due || nq->id >= (tx ? d->n_tx : d->n_rx))
+	if (!d || !d->due || !d->layout_now || nq->id >= (tx ? d->n_tx : d->n_rx))
 		return 0;
 	(tx ? d->txq : d->rxq)[nq->id].napi_id = nq->napi_id;
 	return 0;
 }
 
+/* A hash of @d's NAPI ids (FNV-1a over them, in the dump's order). */
+static uint32_t napi_sig(const struct device *d)
+{
+	uint32_t h = 2166136261u;
+	unsigned int i;
+
+	for (i = 0; i < d->n_napi; i++)
+		h = (h ^ d->napi[i].id) * 16777619u;
+	return h;
+}
+
+/* @d's queue layout is read by this tick: forget which NAPI serves each queue. */
+static void layout_begin(struct device *d)
+{
+	unsigned int q;
+
+	d->layout_now = true;
+	for (q = 0; q < d->n_rx; q++)
+		d->rxq[q].napi_id = 0;
+	for (q = 0; q < d->n_tx; q++)
+		d->txq[q].napi_id = 0;
+}
+
+/*
+ * qstats and NAPIs of the due devices of @ns, and the queue -> NAPI map of those whose
+ * layout this tick reads: the ones ns_tick() chose, and any whose NAPI ids changed.
+ */
 static void netdev_sample(struct netns *ns)
 {
 	struct device *d;
+	bool layout = false;
+	uint32_t sig;
 
 	dev_for_each(d) {
 		if (d->ns != ns || !d->due)
@@ -291,7 +348,17 @@ static void netdev_sample(struct netns *ns)
 		return;
 	ndv_qstats_dump(ns->ndv, 0, qstats_cb, ns);
 	ndv_napi_dump(ns->ndv, 0, napi_cb, ns);
-	ndv_queue_dump(ns->ndv, 0, queue_cb, ns);
+	dev_for_each(d) {
+		if (d->ns != ns || !d->due)
+			continue;
+		sig = napi_sig(d);
+		if (sig != d->napi_sig && !d->layout_now)
+			layout_begin(d);
+		d->napi_sig = sig;
+		layout |= d->layout_now;
+	}
+	if (layout)
+		ndv_queue_dump(ns->ndv, 0, queue_cb, ns);
 }
 
 /* Returns true when any queue took its counters from ethtool -S. */
@@ -461,14 +528,23 @@ static int ns_counters(struct netns *ns)
 }
 
 /*
- * Whether @d is sampled by the tick starting at @now (SMP_OBSERVED_NS): a managed device
- * always, an observed one when never sampled or when its last sample is SMP_OBSERVED_NS old
- * by the middle of this tick's interval (a sample ~1 ms after the tick's start must not
- * push the next one a whole tick later).
+ * Whether @d is sampled every SMP_OBSERVED_NS rather than every tick: an observed device,
+ * and the back of a vqpair (known as one from its first sample on).
+ */
+static bool sample_slow(const struct device *d)
+{
+	return !d->managed || vqp_is_back(d);
+}
+
+/*
+ * Whether @d is sampled by the tick starting at @now (SMP_OBSERVED_NS): a device that is
+ * not slow always, a slow one when never sampled or when its last sample is
+ * SMP_OBSERVED_NS old by the middle of this tick's interval (a sample ~1 ms after the
+ * tick's start must not push the next one a whole tick later).
  */
 static bool dev_due(const struct device *d, uint64_t now)
 {
-	return d->managed || !d->sampled_ns ||
+	return !sample_slow(d) || !d->sampled_ns ||
 	       now + runtime.tick_ns / 2 - d->sampled_ns >= SMP_OBSERVED_NS;
 }
 
@@ -491,6 +567,41 @@ static bool ns_due(struct netns *ns, uint64_t now)
 	return any;
 }
 
+/*
+ * Whether the tick at @now re-reads @d's queue layout (SMP_NEWS_SAFETY_NS): an observed
+ * device (or a vqpair's back) at each of its samples, a managed one at its first, then on
+ * news or its safety clock (layout_ns 0: never read, also on a machine up for less than
+ * SMP_NEWS_SAFETY_NS).
+ */
+static bool layout_due(const struct device *d, uint64_t now)
+{
+	return sample_slow(d) || !d->ns->ethmon || d->layout_stale || !d->layout_ns ||
+	       now - d->layout_ns >= SMP_NEWS_SAFETY_NS;
+}
+
+static void eth_news(int ifindex, enum eth_ntf what, void *arg)
+{
+	struct device *d = dev_lookup(arg, ifindex);
+
+	if (!d)
+		return;		/* not seen yet: its first sample reads everything */
+	d->eth_read_ns = 0;
+	if (what == ETH_NTF_CHANNELS)
+		d->layout_stale = true;
+}
+
+/* Take in @ns's settings news; any lost (or a failed read) re-reads every device. */
+static void ns_news(struct netns *ns)
+{
+	struct device *d;
+
+	if (!ns->ethmon || !eth_mon_drain(ns->ethmon, eth_news, ns))
+		return;
+	dev_for_each(d)
+		if (d->ns == ns)
+			d->eth_read_ns = 0, d->layout_stale = true;
+}
+
 static void ns_tick(struct netns *ns)
 {
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC), t_link, t_qstats;
@@ -499,6 +610,9 @@ static void ns_tick(struct netns *ns)
 	uint32_t gen;
 	bool due;
 
+	lap = now;
+	ns_news(ns);
+	runtime_lap(&lap, TP_ETHTOOL);
 	due = ns_due(ns, now);
 	if (!due && links_stale(ns, now)) {
 		/* no device to sample: the link re-dump alone, when one is asked for or due;
@@ -519,18 +633,24 @@ static void ns_tick(struct netns *ns)
 	dev_for_each(d) {
 		if (d->ns != ns || !d->due)
 			continue;
-		n_tx = d->n_tx;
-		n_rx = d->n_rx;
-		gen = d->gen;
-		if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
-			dev_set_queues(d, n_tx, n_rx);
-		/* new queue counts are a channels change: its settings now, not at the refresh */
-		if (d->gen != gen)
-			d->eth_read_ns = 0;
+		d->layout_now = false;
+		if (layout_due(d, t_link)) {
+			d->layout_stale = false;
+			d->layout_ns = t_link;
+			n_tx = d->n_tx;
+			n_rx = d->n_rx;
+			gen = d->gen;
+			if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
+				dev_set_queues(d, n_tx, n_rx);
+			/* new queue counts are a channels change: its settings now */
+			if (d->gen != gen)
+				d->eth_read_ns = 0;
+			layout_begin(d);
+		}
 		for (q = 0; q < d->n_rx; q++)
-			d->rxq[q].present = 0, d->rxq[q].src = QSRC_NONE, d->rxq[q].napi_id = 0;
+			d->rxq[q].present = 0, d->rxq[q].src = QSRC_NONE;
 		for (q = 0; q < d->n_tx; q++)
-			d->txq[q].present = 0, d->txq[q].src = QSRC_NONE, d->txq[q].napi_id = 0;
+			d->txq[q].present = 0, d->txq[q].src = QSRC_NONE;
 	}
 	runtime_lap(&lap, TP_QUEUES);
 	netdev_sample(ns);
@@ -543,8 +663,11 @@ static void ns_tick(struct netns *ns)
 		if (d->ns != ns || !d->due)
 			continue;
 		lap_restart();
-		/* an observed device is sampled every SMP_OBSERVED_NS: its settings each time */
-		if (!d->managed || t_link - d->eth_read_ns >= SMP_ETHTOOL_REFRESH_NS)
+		/* a slow device is sampled every SMP_OBSERVED_NS: its settings each time */
+		if (sample_slow(d) || t_link - d->dnapi_read_ns >= SMP_ETHTOOL_REFRESH_NS)
+			dnapi_refresh(d);
+		if (sample_slow(d) || !d->eth_read_ns || t_link - d->eth_read_ns >=
+		    (ns->ethmon ? SMP_NEWS_SAFETY_NS : SMP_ETHTOOL_REFRESH_NS))
 			eth_refresh(d);
 		runtime_lap(&lap, TP_ETHTOOL);
 		device_sample(d, t_link, t_qstats);

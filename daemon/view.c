@@ -381,13 +381,14 @@ int view_queues(const char *sel, json_t **out)
 		json_array_append_new(qs, queue_json(d, &d->rxq[q], q, false));
 	for (q = 0; q < d->n_tx; q++)
 		json_array_append_new(qs, queue_json(d, &d->txq[q], q, true));
-	*out = json_pack("{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:b, s:o, s:o}",
+	*out = json_pack("{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o, s:o}",
 			 "device", util_json_str(d->name), "netns", d->ns->name,
 			 "generation", (json_int_t)d->gen,
 			 "sampled_ns", (json_int_t)d->sampled_ns,
 			 "interval_ns", (json_int_t)d->interval_ns,
 			 "queues_sampled_ns", (json_int_t)d->q_sampled_ns,
-			 "queues_interval_ns", (json_int_t)d->q_interval_ns, "valid", d->dvalid,
+			 "queues_interval_ns", (json_int_t)d->q_interval_ns,
+			 "settings_read_ns", (json_int_t)d->eth_read_ns, "valid", d->dvalid,
 			 "totals", totals, "queues", qs);
 	return 200;
 }

@@ -396,6 +396,11 @@ bool vqp_is_front(const struct device *d)
 	return d->vqp && d->vqp->pair_known && d->vqp->front;
 }
 
+bool vqp_is_back(const struct device *d)
+{
+	return d->vqp && d->vqp->pair_known && !d->vqp->front;
+}
+
 const char *vqp_front_name(const struct device *d)
 {
 	if (!d->vqp || !d->vqp->pair_known || d->vqp->front || !d->vqp->front_name[0])

@@ -50,6 +50,8 @@ struct vqp_queue {
 const struct vqp_queue *vqp_queue(const struct device *d, unsigned int q);
 /* True when @d is the FRONT (driver side) of its pair; false for the back or unknown. */
 bool vqp_is_front(const struct device *d);
+/* True when @d is known to be the BACK (backend side) of its pair. */
+bool vqp_is_back(const struct device *d);
 /* For the BACK of a pair: its front's name (in the front's namespace); NULL otherwise. */
 const char *vqp_front_name(const struct device *d);
 /* Queue pairs of @d's pair (1..VQPAIR_MAX_QUEUES), 0 when not sampled / not vqpair. */

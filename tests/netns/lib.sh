@@ -8,6 +8,7 @@ VQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VQTUNED=$VQ_ROOT/build/vqtuned
 VQTUNECTL=$VQ_ROOT/build/vqtunectl
 NAPI_READ=$VQ_ROOT/tests/tools/napi_read.py
+CHANNELS_IOCTL=$VQ_ROOT/tests/tools/channels_ioctl.py
 KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4

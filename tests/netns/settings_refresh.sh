@@ -1,6 +1,6 @@
 #!/bin/bash
 # How often settings are re-read (daemon/sample.c SMP_ETHTOOL_REFRESH_NS, SMP_OBSERVED_NS):
-# a managed device's at most once a second and at once when its queue counts change; an
+# a managed device's after news of a change (settings_news.sh has the rest of that rule); an
 # observed device is sampled every 10 s, settings and queue counts alike. vqtuned runs
 # inside namespace A, so A's veth end va is its own namespace's device (observed,
 # read-only), and B's end vb is managed (--netns B).

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests for nl_ethtool.c reply parsers: canned *_GET_REPLY messages built with libmnl. */
+/*
+ * Unit tests for nl_ethtool.c parsers: canned *_GET_REPLY and *_NTF messages built with
+ * libmnl.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,6 +137,54 @@ static void channels_parse(void **state)
 	assert_int_equal(eth_parse_channels(nlh, &ch), -EBADMSG);
 }
 
+/* settings news: the kind and the device of each of the three, nothing for the rest */
+static void ntf_parse(void **state)
+{
+	static const struct { uint8_t cmd; enum eth_ntf what; } kinds[] = {
+		{ ETHTOOL_MSG_COALESCE_NTF, ETH_NTF_COALESCE },
+		{ ETHTOOL_MSG_RINGS_NTF, ETH_NTF_RINGS },
+		{ ETHTOOL_MSG_CHANNELS_NTF, ETH_NTF_CHANNELS },
+	};
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	enum eth_ntf what;
+	unsigned int i;
+	int ifindex;
+
+	(void)state;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		ifindex = -1;
+		what = (enum eth_ntf)-1;
+		nlh = reply(kinds[i].cmd);
+		mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_RX_USECS, 50);	/* the new values */
+		assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID, &ifindex, &what), 1);
+		assert_int_equal(ifindex, 2);
+		assert_int_equal(what, kinds[i].what);
+	}
+	/* another notification of the family, a message of another family: not news */
+	nlh = reply(ETHTOOL_MSG_FEATURES_NTF);
+	assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID, &ifindex, &what), 0);
+	nlh = reply(ETHTOOL_MSG_COALESCE_GET_REPLY);
+	assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID, &ifindex, &what), 0);
+	nlh = reply(ETHTOOL_MSG_COALESCE_NTF);
+	assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID + 1, &ifindex, &what), 0);
+	/* news that names no device, or names it with a wrong-sized index, is malformed */
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = TEST_FAMILY_ID;
+	((struct genlmsghdr *)mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr)))->cmd =
+		ETHTOOL_MSG_RINGS_NTF;
+	assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID, &ifindex, &what), -EBADMSG);
+	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_RINGS_HEADER);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_HEADER_DEV_INDEX, 2);
+	mnl_attr_nest_end(nlh, nest);
+	assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID, &ifindex, &what), -EBADMSG);
+	/* shorter than its genl header */
+	nlh = reply(ETHTOOL_MSG_CHANNELS_NTF);
+	nlh->nlmsg_len = NLMSG_LENGTH(1);
+	assert_int_equal(eth_parse_ntf(nlh, TEST_FAMILY_ID, &ifindex, &what), -EBADMSG);
+}
+
 static void ack_parse(void **state)
 {
 	struct nlmsghdr *nlh;
@@ -162,6 +213,7 @@ int main(void)
 		cmocka_unit_test(coalesce_parse),
 		cmocka_unit_test(rings_parse),
 		cmocka_unit_test(channels_parse),
+		cmocka_unit_test(ntf_parse),
 		cmocka_unit_test(ack_parse),
 	};
 

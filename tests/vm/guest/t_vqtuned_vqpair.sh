@@ -3,8 +3,9 @@
 # counters (bracketed by vqpairctl reads before and after the daemon's sample), latency
 # while traffic flows, the vqpair knobs only on the FRONT, PUTs of busyloop-us, zerocopy
 # and tx-full-mode that reach the module (read back with vqpairctl), an out-of-range PUT
-# refused naming the field, SIGTERM putting the original values back, and the daemon's
-# scheduler slice in force as this kernel allows it.
+# refused naming the field, SIGTERM putting the original values back, the daemon's
+# scheduler slice in force as this kernel allows it, and the back sampled every 10 s while
+# the front is sampled every tick.
 . /tests/lib.sh
 trap cleanup EXIT
 [ -x /bin/vqtuned ] && [ -x /bin/vqtunectl ] || skip "vqtuned/vqtunectl not in the initramfs"
@@ -114,6 +115,27 @@ pk=$(vqj tx_packets < /tmp/q.idle)
 [ "$pk" -gt 1000 ] || fail "tx_packets $pk after a 3 s iperf3"
 ok "API counters match vqpairctl (tx_packets $pk)"
 ctl --json queues $NSB:$BACK | grep -q '"end": "back"' || fail "back not reported as back"
+
+# ---- the back is sampled every 10 s (nothing acts on it), the front every tick ----
+# smp DEV: "sampled_ns" of DEV's queues view (CLOCK_MONOTONIC of its last sample)
+smp() { ctl --json queues $1 | awk '$1 == "\"sampled_ns\":" { v = $2; sub(/,$/, "", v); print v; exit }'; }
+f_last=$(smp $NSA:$FRONT) b_first=$(smp $NSB:$BACK) b_next=
+polls=0 fmoved=0 t_end=$(($(date +%s) + 13))
+while [ "$(date +%s)" -lt $t_end ]; do
+	sleep 0.5
+	f=$(smp $NSA:$FRONT) b=$(smp $NSB:$BACK)
+	polls=$((polls + 1))
+	[ "$f" != "$f_last" ] && fmoved=$((fmoved + 1))
+	f_last=$f
+	[ "$b" != "$b_first" ] && { b_next=$b; break; }
+done
+[ -n "$b_next" ] || fail "the back's sample did not move in 13 s (sampled_ns $b_first)"
+gap=$(((b_next - b_first) / 1000000))
+[ $gap -ge 9500 ] && [ $gap -le 11500 ] ||
+	fail "the back's samples are $gap ms apart, not the 10 s cadence"
+[ $fmoved -ge $((polls - 1)) ] ||
+	fail "the front's sample moved in only $fmoved of $polls reads 0.5 s apart"
+ok "the back sampled every 10 s ($gap ms apart), the front every tick ($fmoved of $polls reads moved)"
 
 # ---- knobs only on the front ----
 ctl --json knobs $NSA:$FRONT > /tmp/k.front
