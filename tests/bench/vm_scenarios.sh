@@ -303,6 +303,7 @@ if [ -n "$table" ]; then
 	exit
 fi
 [ ${#args[@]} -le 1 ] || refuse "one KERNEL_TAG at most, not '${args[*]}'"
+[ ${#args[@]} = 0 ] || [ -n "${args[0]}" ] || refuse "KERNEL_TAG must not be empty"
 tag=${args[0]:-${VQ_BENCH_KERNEL:-7}}
 one_of "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag" \
 	"$(vm_known_tags)"

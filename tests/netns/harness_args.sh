@@ -221,6 +221,7 @@ check "vm_rrpair VQ_BENCH_WINDOWS=5" \
 	"2 vm_rrpair: VQ_BENCH_WINDOWS must be a multiple of 2 (the states' order has 2 of each), not '5' files=0" \
 	"$(rrp VQ_BENCH_WINDOWS=5)"
 check "vm_rrpair empty tag" "2 vm_rrpair: KERNEL_TAG must not be empty files=0" "$(rrp -- '')"
+check "vm_scenarios empty tag" "2 vm_scenarios: KERNEL_TAG must not be empty files=0" "$(scen -- '')"
 check "vm_rrpair VQ_BENCH_S=abc" \
 	"2 vm_rrpair: VQ_BENCH_S must be a whole number in 1..3600 (seconds), not 'abc' files=0" \
 	"$(rrp VQ_BENCH_S=abc)"
