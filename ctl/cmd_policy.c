@@ -145,7 +145,7 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 			fprintf(stderr, "%s\n", strerror(-ret));
 		return VQ_EXIT_USAGE;
 	}
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	root = apierr_json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		apierr_json_text_error(text, len, &jerr, "file", where, sizeof(where), msg,
 				       sizeof(msg));

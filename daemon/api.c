@@ -226,7 +226,7 @@ static enum MHD_Result req_finish(struct MHD_Connection *c, struct req *r)
 			return api_reply_err(c, MHD_HTTP_BAD_REQUEST, VQ_ERR_INVALID_JSON,
 					     "JSON nesting is deeper than the limit of %d",
 					     VQ_API_JSON_MAX_DEPTH);
-		body = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &jerr);
+		body = apierr_json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!body) {
 			json_t *err;
 			int st = apierr_json_parse(r->body, r->len, &jerr, &err);

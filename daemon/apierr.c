@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -249,6 +250,18 @@ static void json_fault_words(const unsigned char *p, size_t n, char *msg, size_t
 	else
 		snprintf(msg, msglen, "byte 0x%02X is not JSON text (%s)", p[0],
 			 n ? "a control character" : "not UTF-8");
+}
+
+json_t *apierr_json_loadb(const char *text, size_t len, size_t flags, json_error_t *jerr)
+{
+	if (memchr(text, '\0', len)) {
+		memset(jerr, 0, sizeof(*jerr));
+		jerr->line = jerr->column = -1;
+		jerr->position = len > INT_MAX ? INT_MAX : (int)len;
+		snprintf(jerr->text, sizeof(jerr->text), "NUL byte");
+		return NULL;
+	}
+	return json_loadb(text, len, flags, jerr);
 }
 
 int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,

@@ -50,6 +50,15 @@ int apierr_json_parse(const char *text, size_t len, const json_error_t *jerr, js
 int apierr_json_text_fault(const char *text, size_t len, const json_error_t *jerr,
 			   const char *what, int *line, int *col, char *msg, size_t msglen);
 
+/*
+ * json_loadb() that refuses a NUL byte anywhere in @text (@len bytes): jansson takes a NUL
+ * right after some tokens (a number, true) for the end of the text and returns what came
+ * before it, so `{"value":1<NUL>}` would parse. Such a text gets NULL and a @jerr whose
+ * position is @len, which apierr_json_parse() and apierr_json_text_error() word as "a NUL
+ * byte is not allowed in JSON text" at the NUL's own line and column.
+ */
+json_t *apierr_json_loadb(const char *text, size_t len, size_t flags, json_error_t *jerr);
+
 /* A JSON value's type as an error names it: "an object", "an array", ..., "null". */
 const char *apierr_json_type(const json_t *v);
 

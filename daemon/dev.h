@@ -123,7 +123,8 @@ struct device {
 	uint32_t dnapi_present;		/* bit per dnapi readable in sysfs */
 	uint64_t dnapi[DNAPI_NUM];
 
-	uint64_t eth_read_ns;		/* CLOCK_MONOTONIC of the last ethtool get; 0: re-read */
+	uint64_t eth_read_ns;		/* CLOCK_MONOTONIC of the last ethtool get; 0: never */
+	bool eth_stale;			/* news says they changed: re-read by the next sample */
 	uint64_t dnapi_read_ns;		/* ... of the last read of dnapi[] */
 	/*
 	 * The queue layout (counts, and the NAPI serving each queue) as sample.c keeps it:

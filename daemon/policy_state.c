@@ -229,7 +229,7 @@ static int policy_from_file(const char *path, bool from_stdin, struct policy *p,
 		report_read_error(path, ret, f);
 		return ret;
 	}
-	obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	obj = apierr_json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!obj) {
 		report_text_error(path, text, len, &jerr, f);
 		free(text);

@@ -36,9 +36,10 @@
  * is controlled through its front, whose sample holds the pair's queue stats (the same
  * from either end), and nothing reads the back's every tick (sample_slow()). A namespace
  * where nothing is sampled every tick is not read in between but for its link refresh
- * (links_stale()), and a tick that reads nothing costs nothing; under emulation a
- * namespace's dumps are ~2 ms of a vCPU per tick (docs/bench.md, the tick by part). A new
- * device is sampled by the tick that finds it, or the next.
+ * (links_stale()), and a tick that reads nothing costs next to nothing (a non-blocking
+ * read of each namespace's settings news); under emulation a namespace's dumps are ~2 ms
+ * of a vCPU per tick (docs/bench.md, the tick by part). A new device is sampled by the
+ * tick that finds it, or the next.
  */
 #define SMP_OBSERVED_NS		(10 * NSEC_PER_SEC)
 /*
@@ -46,10 +47,11 @@
  * (ns->ethmon, nl_ethtool.h: every change made through ethtool netlink or the ioctl is
  * announced), a managed device's are re-read by the tick after news of a change, after our
  * own writes, after new queue counts, and at least every SMP_NEWS_SAFETY_NS (a driver's own
- * changes send no news); without news, at most once a second (SMP_ETHTOOL_REFRESH_NS), so
- * an outside writer is seen within about two ticks. The device-wide NAPI sysfs values
- * (dnapi[]) send no news: a managed device's are read every SMP_ETHTOOL_REFRESH_NS. An
- * observed device's settings are re-read at each of its samples, every SMP_OBSERVED_NS.
+ * changes send no news); without news, every second (SMP_ETHTOOL_REFRESH_NS), so an
+ * outside writer is seen within about two ticks. Periods are kept by read_due(). The
+ * device-wide NAPI sysfs values (dnapi[]) send no news: a managed device's are read every
+ * SMP_ETHTOOL_REFRESH_NS. A slow device's (sample_slow()) are re-read at each of its
+ * samples, every SMP_OBSERVED_NS.
  */
 #define SMP_ETHTOOL_REFRESH_NS	NSEC_PER_SEC
 /*
@@ -135,6 +137,7 @@ static void eth_refresh(struct device *d)
 	char err[256];
 
 	d->eth_read_ns = util_now_ns(CLOCK_MONOTONIC);
+	d->eth_stale = false;
 	if (!d->ns->eth) {
 		d->co_err = d->rings_err = d->ch_err = -EOPNOTSUPP;
 		return;
@@ -254,7 +257,9 @@ static int qstats_cb(const struct ndv_qstats *qs, void *arg)
 	if (!d || !d->due)
 		return 0;
 	if (qs->id >= (tx ? d->n_tx : d->n_rx)) {
-		d->layout_stale = true;		/* more queues than counted: count again */
+		/* more queues than counted: count again (not past what we keep of them) */
+		if (qs->id < DEV_MAX_QUEUES)
+			d->layout_stale = true;
 		return 0;
 	}
 	q = tx ? &d->txq[qs->id] : &d->rxq[qs->id];
@@ -529,6 +534,19 @@ static int ns_counters(struct netns *ns)
 }
 
 /*
+ * Whether a read last made at @last (CLOCK_MONOTONIC, 0: never) is due again every @period
+ * for a tick at @now: when it is @period old by the middle of this tick's interval. A read
+ * taken ~1 ms into a tick must not push the next one a whole tick later, so a 1 s period
+ * at a 1 s tick is every tick, not every other one; a period under half a tick is every
+ * tick, and one longer than a tick the first tick after it ran out, give or take half a
+ * tick.
+ */
+static bool read_due(uint64_t now, uint64_t last, uint64_t period)
+{
+	return !last || now + runtime.tick_ns / 2 - last >= period;
+}
+
+/*
  * Whether @d is sampled every SMP_OBSERVED_NS rather than every tick: an observed device,
  * and the back of a vqpair (known as one from its first sample on).
  */
@@ -539,14 +557,11 @@ static bool sample_slow(const struct device *d)
 
 /*
  * Whether @d is sampled by the tick starting at @now (SMP_OBSERVED_NS): a device that is
- * not slow always, a slow one when never sampled or when its last sample is
- * SMP_OBSERVED_NS old by the middle of this tick's interval (a sample ~1 ms after the
- * tick's start must not push the next one a whole tick later).
+ * not slow always, a slow one when never sampled or by read_due().
  */
 static bool dev_due(const struct device *d, uint64_t now)
 {
-	return !sample_slow(d) || !d->sampled_ns ||
-	       now + runtime.tick_ns / 2 - d->sampled_ns >= SMP_OBSERVED_NS;
+	return !sample_slow(d) || read_due(now, d->sampled_ns, SMP_OBSERVED_NS);
 }
 
 /*
@@ -576,8 +591,8 @@ static bool ns_due(struct netns *ns, uint64_t now)
  */
 static bool layout_due(const struct device *d, uint64_t now)
 {
-	return sample_slow(d) || !d->ns->ethmon || d->layout_stale || !d->layout_ns ||
-	       now - d->layout_ns >= SMP_NEWS_SAFETY_NS;
+	return sample_slow(d) || !d->ns->ethmon || d->layout_stale ||
+	       read_due(now, d->layout_ns, SMP_NEWS_SAFETY_NS);
 }
 
 static void eth_news(int ifindex, enum eth_ntf what, void *arg)
@@ -586,7 +601,7 @@ static void eth_news(int ifindex, enum eth_ntf what, void *arg)
 
 	if (!d)
 		return;		/* not seen yet: its first sample reads everything */
-	d->eth_read_ns = 0;
+	d->eth_stale = true;
 	if (what == ETH_NTF_CHANNELS)
 		d->layout_stale = true;
 }
@@ -600,7 +615,7 @@ static void ns_news(struct netns *ns)
 		return;
 	dev_for_each(d)
 		if (d->ns == ns)
-			d->eth_read_ns = 0, d->layout_stale = true;
+			d->eth_stale = true, d->layout_stale = true;
 }
 
 static void ns_tick(struct netns *ns)
@@ -645,7 +660,7 @@ static void ns_tick(struct netns *ns)
 				dev_set_queues(d, n_tx, n_rx);
 			/* new queue counts are a channels change: its settings now */
 			if (d->gen != gen)
-				d->eth_read_ns = 0;
+				d->eth_stale = true;
 			layout_begin(d);
 		}
 		for (q = 0; q < d->n_rx; q++)
@@ -665,10 +680,11 @@ static void ns_tick(struct netns *ns)
 			continue;
 		lap_restart();
 		/* a slow device is sampled every SMP_OBSERVED_NS: its settings each time */
-		if (sample_slow(d) || t_link - d->dnapi_read_ns >= SMP_ETHTOOL_REFRESH_NS)
+		if (sample_slow(d) || read_due(t_link, d->dnapi_read_ns, SMP_ETHTOOL_REFRESH_NS))
 			dnapi_refresh(d);
-		if (sample_slow(d) || !d->eth_read_ns || t_link - d->eth_read_ns >=
-		    (ns->ethmon ? SMP_NEWS_SAFETY_NS : SMP_ETHTOOL_REFRESH_NS))
+		if (sample_slow(d) || d->eth_stale ||
+		    read_due(t_link, d->eth_read_ns,
+			     ns->ethmon ? SMP_NEWS_SAFETY_NS : SMP_ETHTOOL_REFRESH_NS))
 			eth_refresh(d);
 		runtime_lap(&lap, TP_ETHTOOL);
 		device_sample(d, t_link, t_qstats);

@@ -85,6 +85,8 @@ nul_key|PUT|$K/defer-hard-irqs|{"v\u0000":1}|
 raw_nul_after|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_after.json|
 empty_policy|PUT|/v1/policy|@$VQ_TMP/empty.json|
 raw_nul_in|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_in.json|
+raw_nul_num|PUT|$K/defer-hard-irqs|@$VQ_TMP/raw_nul_num.json|
+raw_nul_true|PUT|$K/rx-channels|@$VQ_TMP/raw_nul_true.json|
 uri_at_limit|GET|$(uri_of "/v1/devices/$B:" $URI_MAX_BYTES)||
 uri_over_limit|GET|$(uri_of "/v1/devices/$B:" $((URI_MAX_BYTES + 1)))||
 uri_query_over|GET|$(uri_of "/v1/status?x=" $((URI_MAX_BYTES + 1)))||
@@ -96,6 +98,9 @@ printf '%s' "$deep" >"$VQ_TMP/deep.json"
 printf '{"value":3}\0{"value":4}' >"$VQ_TMP/raw_nul_after.json"
 : >"$VQ_TMP/empty.json"
 printf '{\n "value":\0 3}' >"$VQ_TMP/raw_nul_in.json"
+# right after a number or true, jansson itself would take the NUL for the end of the text
+printf '{"value":1\0}' >"$VQ_TMP/raw_nul_num.json"
+printf '{"value":1,"disruptive":true\0}' >"$VQ_TMP/raw_nul_true.json"
 mkdir "$VQ_TMP/r"
 while IFS='|' read -r name m path body ct; do
 	args=(-s -o "$VQ_TMP/r/$name.body" -w '%{http_code}' --unix-socket "$VQ_SOCK" -X "$m")
@@ -198,6 +203,8 @@ expect nul_key 400 invalid_json '-' \
 # a raw NUL byte at its own place, not "end of file expected near end of file"
 expect raw_nul_after 400 invalid_json '-' '^line 1 column 12: a NUL byte is not allowed in JSON text$'
 expect raw_nul_in 400 invalid_json '-' '^line 2 column 10: a NUL byte is not allowed in JSON text$'
+expect raw_nul_num 400 invalid_json '-' '^line 1 column 11: a NUL byte is not allowed in JSON text$'
+expect raw_nul_true 400 invalid_json '-' '^line 1 column 29: a NUL byte is not allowed in JSON text$'
 # an empty body in the words policies/README.md gives an empty file ("body" for "file")
 expect empty_policy 400 invalid_json '-' '^body is empty: this request needs a JSON object$'
 # 8000 bytes is routed (no such device), one more is a JSON 414, query included

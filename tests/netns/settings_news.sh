@@ -95,9 +95,14 @@ wait "$MON" 2>/dev/null
 check "no link news in B while the channels changed (settings news alone told the daemon)" "" \
 	"$(cat "$VQ_TMP/linkmon")"
 ip -n "$B" link set vb up
-# a write the driver refuses changes nothing and is no news
+# a write the driver refuses changes nothing and is no news: the settings are not read
+# for it (unless the 10 s safety net falls in these 0.5 s, a read 10 s after the last)
+read -r _ r0 < <(times)
 ip netns exec "$B" python3 "$CHANNELS_IOCTL" vb 9 9 2>/dev/null
 check "rx 9 tx 9 through the ioctl: refused" 1 $?
 sleep 0.5
+read -r _ r1 < <(times)
+check_true "... no settings read for it ($(((r1 - r0) / 1000000)) ms after the one before)" \
+	test "$r1" = "$r0" -o $(((r1 - r0) / 1000000)) -ge $((SAFETY_MS - 500))
 check "... vb still shows rx-channels 1" 1 "$(channels)"
 vq_done

@@ -30,6 +30,10 @@ knob() {
 }
 channels() { knob "$1" rx-channels; }
 gro() { knob va gro-flush-timeout; }
+read_ns() {
+	curl -s --unix-socket "$VQ_SOCK" "http://localhost/v1/devices/$1/queues" |
+		vq_json 'd["settings_read_ns"]'
+}
 rx_queues() {
 	curl -s --unix-socket "$VQ_SOCK" "http://localhost/v1/devices/$1" | vq_json 'd["rx_queues"]'
 }
@@ -52,6 +56,10 @@ set_channels() {
 	local t
 	ip netns exec "$A" ethtool -L va rx "$1" tx "$1"
 	check "ethtool -L va rx $1 tx $1" 0 $?
+	# news of it does not blank va's sample: its settings keep the time they were read
+	sleep 0.3
+	check_true "va (observed) keeps a settings_read_ns after the news ($(read_ns va))" \
+		test "$(read_ns va)" -gt 0
 	ip netns exec "$B" ethtool -L vb rx "$1" tx "$1"
 	check "ethtool -L vb rx $1 tx $1" 0 $?
 	t=$(follow "channels $B:vb" "$1" "$MANAGED_MS")

@@ -227,6 +227,8 @@ static void test_check_file_text(void **state)
 		{ "\x7f", 1, ":1:1", "byte 0x7F is not JSON text (a control character)" },
 		{ "\x89PNG\r\n", 6, ":1:1", "byte 0x89 is not JSON text (not UTF-8)" },
 		{ "{\"name\": 1\x00}", 13, ":1:11", "a NUL byte is not allowed in JSON text" },
+		/* after true, jansson alone would take the NUL for the end of the text */
+		{ "{\"mode\":true\x00}", 14, ":1:13", "a NUL byte is not allowed in JSON text" },
 		{ "", 0, "", "file is empty" },
 		{ "  \n", 3, "", "file holds only white space, no JSON value" },
 		{ "{\"name\":\"x\",\n", 13, ":2:1", "string or '}' expected near end of file" },

@@ -136,7 +136,7 @@ done
 # 12 s hold one or two of its samples, each the 10 s cadence after the one before
 [ $bmoved -ge 1 ] && [ $bmoved -le 2 ] ||
 	fail "the back's sample moved $bmoved times in 12 s, not once or twice"
-[ $gap -ge 9500 ] && [ $gap -le 11500 ] ||
+[ "${gap:-0}" -ge 9500 ] && [ "$gap" -le 11500 ] ||
 	fail "the back's samples are $gap ms apart, not the 10 s cadence"
 [ $fmoved -ge $((polls - 1)) ] ||
 	fail "the front's sample moved in only $fmoved of $polls reads 0.5 s apart"
