@@ -55,3 +55,19 @@ vq_daemon_tcp() {
 vq_napi_lines() {
 	ip netns exec "$1" python3 "$NAPI_READ" | awk -v i="$2" '$2 == i' | sort -n
 }
+
+# vq_now_ms: the wall clock in ms, into $NOW (no subshell, so a poll loop can keep it)
+vq_now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }
+# vq_follow CMD VALUE LIMIT_MS: ms until CMD prints VALUE (polled every 100 ms), or "never"
+vq_follow() {
+	local t0 v
+	vq_now_ms; t0=$NOW
+	while vq_now_ms; [ $((NOW - t0)) -le "$3" ]; do
+		v=$($1)
+		[ "$v" = "$2" ] && { echo $((NOW - t0)); return 0; }
+		sleep 0.1
+	done
+	echo never
+}
+# vq_within T LIMIT_MS: vq_follow's T came, within LIMIT_MS
+vq_within() { [ "$1" != never ] && [ "$1" -le "$2" ]; }

@@ -12,6 +12,7 @@
 # Not here: which NAPI serves each queue (re-read on a change of the device's NAPI ids), since
 # neither veth nor vqpair tells the netdev family's queue dump; virtio_net does.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_extra.sh"
 vq_init
 NEWS_MS=1500		# a notification read by the next tick (100 ms), with room for load
 SAFETY_MS=10000		# SMP_NEWS_SAFETY_NS
@@ -30,19 +31,6 @@ channels() {
 rx_queues() {
 	curl -s --unix-socket "$VQ_SOCK" "http://localhost/v1/devices/$B:vb" | vq_json 'd["rx_queues"]'
 }
-now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }
-# follow CMD VALUE LIMIT_MS: ms until CMD prints VALUE (polled every 100 ms), or "never"
-follow() {
-	local t0 v
-	now_ms; t0=$NOW
-	while now_ms; [ $((NOW - t0)) -le "$3" ]; do
-		v=$($1)
-		[ "$v" = "$2" ] && { echo $((NOW - t0)); return 0; }
-		sleep 0.1
-	done
-	echo never
-}
-within() { [ "$1" != never ] && [ "$1" -le "$2" ]; }
 check "vb is managed" True "$(curl -s --unix-socket "$VQ_SOCK" \
 	"http://localhost/v1/devices/$B:vb" | vq_json 'd["managed"]')"
 
@@ -73,9 +61,9 @@ set_channels() {
 		ip netns exec "$B" python3 "$CHANNELS_IOCTL" vb "$1" "$1"
 	fi
 	check "rx $1 tx $1 through $2" 0 $?
-	t=$(follow channels "$1" "$NEWS_MS")
+	t=$(vq_follow channels "$1" "$NEWS_MS")
 	check_true "vb shows rx-channels $1 within $NEWS_MS ms of a write through $2 ($t)" \
-		within "$t" "$NEWS_MS"
+		vq_within "$t" "$NEWS_MS"
 	check "... and its rx_queues agree" "$1" "$(rx_queues)"
 }
 # vb down first: a veth that is up announces a channels change as link news too, which

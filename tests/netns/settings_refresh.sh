@@ -11,6 +11,7 @@
 #   OBSERVED_MS; right after it followed (its refresh just ran), a second write is still not
 #   seen STALE_MS later, and is seen by the next refresh.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_extra.sh"
 vq_init
 MANAGED_MS=2500		# a 1 s refresh behind a 100 ms tick, with room for a loaded machine
 OBSERVED_MS=11500	# the 10 s sample of an observed device, same room
@@ -37,19 +38,6 @@ read_ns() {
 rx_queues() {
 	curl -s --unix-socket "$VQ_SOCK" "http://localhost/v1/devices/$1" | vq_json 'd["rx_queues"]'
 }
-now_ms() { local t=${EPOCHREALTIME/[.,]/}; NOW=$((t / 1000)); }
-# follow CMD VALUE LIMIT_MS: ms until CMD prints VALUE (polled every 100 ms), or "never"
-follow() {
-	local t0 v
-	now_ms; t0=$NOW
-	while now_ms; [ $((NOW - t0)) -le "$3" ]; do
-		v=$($1)
-		[ "$v" = "$2" ] && { echo $((NOW - t0)); return 0; }
-		sleep 0.1
-	done
-	echo never
-}
-within() { [ "$1" != never ] && [ "$1" -le "$2" ]; }
 # set_channels N: `ethtool -L rx N tx N` on both ends, then vb (managed) shows N within
 # MANAGED_MS (its queue counts changed), va (observed) by its next sample
 set_channels() {
@@ -62,13 +50,13 @@ set_channels() {
 		test "$(read_ns va)" -gt 0
 	ip netns exec "$B" ethtool -L vb rx "$1" tx "$1"
 	check "ethtool -L vb rx $1 tx $1" 0 $?
-	t=$(follow "channels $B:vb" "$1" "$MANAGED_MS")
+	t=$(vq_follow "channels $B:vb" "$1" "$MANAGED_MS")
 	check_true "vb (managed) shows rx-channels $1 within $MANAGED_MS ms ($t)" \
-		within "$t" "$MANAGED_MS"
+		vq_within "$t" "$MANAGED_MS"
 	check "... and its rx_queues agree" "$1" "$(rx_queues "$B:vb")"
-	t=$(follow "channels va" "$1" "$OBSERVED_MS")
+	t=$(vq_follow "channels va" "$1" "$OBSERVED_MS")
 	check_true "va (observed) shows rx-channels $1 within $OBSERVED_MS ms, its next sample ($t)" \
-		within "$t" "$OBSERVED_MS"
+		vq_within "$t" "$OBSERVED_MS"
 	check "... and its rx_queues agree" "$1" "$(rx_queues va)"
 }
 # set_gro NS: va's device-wide gro_flush_timeout (ns) written in its sysfs
@@ -87,16 +75,16 @@ set_channels 1
 set_channels 2
 
 set_gro 20000
-t_va=$(follow gro 20000 "$OBSERVED_MS")
+t_va=$(vq_follow gro 20000 "$OBSERVED_MS")
 check_true "va (observed) shows gro-flush-timeout 20000 within $OBSERVED_MS ms ($t_va)" \
-	within "$t_va" "$OBSERVED_MS"
+	vq_within "$t_va" "$OBSERVED_MS"
 # va was just re-read: the next write waits for its next refresh
 set_gro 30000
-t_va=$(follow gro 30000 "$STALE_MS")
+t_va=$(vq_follow gro 30000 "$STALE_MS")
 check "va (observed) still shows gro-flush-timeout 20000 for $STALE_MS ms after its refresh" \
 	never "$t_va"
-t_va=$(follow gro 30000 "$OBSERVED_MS")
+t_va=$(vq_follow gro 30000 "$OBSERVED_MS")
 check_true "va (observed) shows gro-flush-timeout 30000 by its next refresh ($t_va ms)" \
-	within "$t_va" "$OBSERVED_MS"
+	vq_within "$t_va" "$OBSERVED_MS"
 ip netns exec "$A" sh -c "echo 0 > /sys/class/net/va/gro_flush_timeout"
 vq_done
