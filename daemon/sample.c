@@ -495,7 +495,6 @@ static void stats64_cb(int ifindex, const struct rtnl_link_stats64 *st, void *ar
 	d->dctr[DC_TX_ERRORS] = st->tx_errors;
 }
 
-/* Device counters of @ns: RTM_GETSTATS, or the link dump where the kernel lacks it. */
 /*
  * @ns wants its link re-dump at @now: a notification asked for one, it was never dumped
  * (links_ns 0: also a machine up for less than the refresh, at boot), or the
@@ -506,6 +505,7 @@ static bool links_stale(const struct netns *ns, uint64_t now)
 	return ns->resync || !ns->links_ns || now - ns->links_ns >= SMP_LINK_REFRESH_NS;
 }
 
+/* Device counters of @ns: RTM_GETSTATS, or the link dump where the kernel lacks it. */
 static int ns_counters(struct netns *ns)
 {
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC);

@@ -403,7 +403,7 @@ bool vqp_is_back(const struct device *d)
 
 const char *vqp_front_name(const struct device *d)
 {
-	if (!d->vqp || !d->vqp->pair_known || d->vqp->front || !d->vqp->front_name[0])
+	if (!vqp_is_back(d) || !d->vqp->front_name[0])
 		return NULL;
 	return d->vqp->front_name;
 }
