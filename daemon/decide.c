@@ -25,7 +25,8 @@
 
 #define NS_PER_S	1e9
 
-static uint64_t ctl_tick;
+static uint64_t ctl_tick;	/* base ticks (decide_tick()) since the start */
+static uint32_t ctl_span;	/* base ticks the current tick stands for, >= 1 */
 static uint64_t counts[DD_NUM];
 
 /* law knob -> knob table id; -1: no such knob in the table */
@@ -533,6 +534,7 @@ static void decide_dev(struct device *d, const struct policy *p)
 	carrier = (d->flags & IFF_UP) && (d->flags & IFF_RUNNING);
 	for (q = 0; q < c->n; q++) {
 		decide_signals(d, q, &c->u[q].sig);
+		c->u[q].sig.ticks = ctl_span;
 		/* the first interval, and one across a carrier or operstate change, is not usable */
 		if (!c->seen || !carrier || c->operstate != d->operstate ||
 		    ((c->flags ^ d->flags) & (IFF_UP | IFF_RUNNING)))
@@ -552,12 +554,13 @@ static void decide_dev(struct device *d, const struct policy *p)
 	}
 }
 
-void decide_tick(void)
+void decide_tick(unsigned int ticks)
 {
 	const struct policy *p = policy_get();
 	struct device *d;
 
-	ctl_tick++;
+	ctl_span = ticks ? ticks : 1;
+	ctl_tick += ctl_span;
 	if (!strcmp(p->mode, "observe"))
 		return;
 	dev_for_each(d) {

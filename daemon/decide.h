@@ -52,8 +52,14 @@ enum decide_decision {
 const char *decide_decision_name(enum decide_decision d);
 const char *decide_law_name(enum policy_ctl c);
 
-/* One tick of the control stage over every device (main loop, after smp_tick()). */
-void decide_tick(void);
+/*
+ * One tick of the control stage over every device (main loop, after smp_tick()). @ticks
+ * is how many base ticks (--interval) this tick stands for: 1 at a fixed tick, the paced
+ * interval over --interval while paced (vqtuned(8) INTERVAL PACING); 0 is taken as 1. The
+ * guard's windows (cooldown, settle, hold, oscillation) and the laws' backoffs
+ * (law_signals.ticks) count base ticks, so they last the same time paced or not.
+ */
+void decide_tick(unsigned int ticks);
 
 /* Why @d is (not) controlled: "active", "advise", "observe", "paused", "unmanaged",
  * "not-selected", "back" (the back of a vqpair). */

@@ -59,6 +59,13 @@ enum law_knob {
 struct law_signals {
 	bool valid;			/* false: reset, new generation, carrier change, ... */
 	uint64_t interval_ns;
+	/*
+	 * The ticks this interval stands for, in base ticks (vqtuned --interval): 1 at a fixed
+	 * tick; while the tick is paced (vqtuned(8) INTERVAL PACING), the interval in force
+	 * over --interval, rounded. A law's backoffs (zerocopy re-probe, busyloop re-search)
+	 * count these, so they last the same time paced or not. 0 is taken as 1 (law_ticks()).
+	 */
+	uint32_t ticks;
 	/* TX queue (qstats, BQL sysfs, tc) */
 	double tx_bytes_per_s;
 	double tx_packets_per_s;
@@ -102,6 +109,12 @@ struct law_signals {
 	double zc_completion_ns;	/* completion-sum-ns / completion-count, mean */
 	double tx_ring_size;		/* TX ring descriptors (vqpair tx-ring-size), unknown: 0/NaN */
 };
+
+/* law_signals.ticks, 0 taken as 1. */
+static inline uint32_t law_ticks(const struct law_signals *sig)
+{
+	return sig->ticks ? sig->ticks : 1;
+}
 
 /* Per-knob bounds of a policy; step_abs_max lets a knob leave 0, where a factor cannot. */
 struct law_bounds {
@@ -154,12 +167,12 @@ struct law_learn {
 	bool bl_settled, bl_moved, bl_tried_up;
 	bool bl_nohit;				/* a search from 0 ended on a spin hitting nothing */
 	uint32_t bl_retry_ticks;		/* backoff of searches from 0 that did not pay */
-	uint32_t bl_quiet_ticks;		/* valid ticks settled since the last search */
+	uint32_t bl_quiet_ticks;		/* base ticks settled since the last search (law_ticks()) */
 	uint32_t bl_ctx_ticks;			/* consecutive ticks its context has moved */
 	/* polling: tx-napi off starved the queue at this packet rate (0: never) */
 	double tn_starved_pps;
 	/* zerocopy: backoff of re-enable probes */
-	uint32_t zc_off_ticks;			/* intervals seen off in a row */
+	uint32_t zc_off_ticks;			/* base ticks seen off in a row (law_ticks()) */
 	uint32_t zc_retry_ticks;		/* current re-enable backoff, 0: none */
 	bool zc_seen_on;			/* the last interval had zerocopy on */
 	double zc_copy_bytes_per_s;		/* TX rate seen in copy mode (decaying peak), 0: none */

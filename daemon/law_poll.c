@@ -396,7 +396,7 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 				  "busyloop %lld us did not pay: back to %lld us", (long long)s,
 				  (long long)l->bl_base_us));
 	if (l->bl_settled)
-		l->bl_quiet_ticks++;
+		l->bl_quiet_ticks += law_ticks(sig);	/* base ticks: the same time paced */
 	if (l->bl_settled && !bl_context_moved(l, s, h, pps))
 		return law_hold(out, "busyloop-us %lld settled: hit fraction %.2f",
 				(long long)s, h);

@@ -100,9 +100,11 @@ static int zc_off(const struct law_state *st, const struct law_learn *l, struct 
 
 /*
  * Backoff is keyed on what is observed, not on what was proposed (a proposal may be held):
- * the first interval seen off after one seen on starts the next, doubled, wait.
+ * the first interval seen off after one seen on starts the next, doubled, wait. An
+ * interval counts the @ticks it stands for (law_signals.ticks), so a paced tick waits
+ * the same time.
  */
-static void zc_backoff(struct law_learn *l)
+static void zc_backoff(struct law_learn *l, uint32_t ticks)
 {
 	if (l->zc_off_ticks == 0 && l->zc_seen_on) {
 		l->zc_retry_ticks = l->zc_retry_ticks ? l->zc_retry_ticks * 2 :
@@ -111,7 +113,7 @@ static void zc_backoff(struct law_learn *l)
 			l->zc_retry_ticks = ZC_RETRY_MAX_TICKS;
 	}
 	l->zc_seen_on = false;
-	l->zc_off_ticks++;
+	l->zc_off_ticks += ticks;
 }
 
 /* zerocopy observed off: count, and turn it on for big sends once any backoff has run. */
@@ -121,7 +123,7 @@ static int zc_when_off(const struct law_signals *sig,
 	double pkt = law_known(sig->tx_packets_per_s) && sig->tx_packets_per_s > 0 &&
 		law_known(sig->tx_bytes_per_s) ? sig->tx_bytes_per_s / sig->tx_packets_per_s : 0;
 
-	zc_backoff(l);
+	zc_backoff(l, law_ticks(sig));
 	l->zc_budget_peak = 0;		/* a new on-period learns its own budget */
 	if (law_known(sig->tx_bytes_per_s) && pkt >= (double)pol->zc_breakeven_bytes)
 		l->zc_copy_bytes_per_s = fmax(sig->tx_bytes_per_s,

@@ -351,12 +351,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			"on the TCP listener only (the unix socket is guarded by its file mode)\n");
 		return -EINVAL;
 	}
+	/* a token file that holds no token is an option error, with -C as without it */
+	if (o->token_file && opt_token_check(o->token_file))
+		return -EINVAL;
 	/* after the whole command line and its cross-checks: a second file, a stray argument
 	 * or options that could not run together are refused (exit 2), not left unchecked
 	 * behind a valid policy file */
 	if (o->check)
 		exit(policy_check_file(o->check, stderr) ? 1 : 0);
-	return o->token_file ? opt_token_check(o->token_file) : 0;
+	return 0;
 }
 
 /* sd_notify(3) by hand: one datagram to $NOTIFY_SOCKET, no libsystemd needed. */
@@ -516,7 +519,7 @@ static void tick(int tfd)
 	smp_tick();
 	lap = util_now_ns(CLOCK_MONOTONIC);
 	/* after the sample (and its outside-write check): decide on what was just read */
-	decide_tick();
+	decide_tick(pace_ticks(&pace));
 	runtime_lap(&lap, TP_CONTROL);
 	if (pace_on()) {
 		/* both always run: pace_work() keeps every controlled device's readings */

@@ -26,6 +26,16 @@ uint32_t pace_next(struct pace *p, bool busy)
 	return p->cur_ms;
 }
 
+uint32_t pace_ticks(const struct pace *p)
+{
+	uint32_t n;
+
+	if (!p->base_ms)
+		return 1;
+	n = (uint32_t)(((uint64_t)p->cur_ms + p->base_ms / 2) / p->base_ms);
+	return n ? n : 1;
+}
+
 bool pace_reset(struct pace *p)
 {
 	bool changed = p->cur_ms != p->base_ms;

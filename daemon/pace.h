@@ -20,11 +20,9 @@
  * With base 1 s and max 4 s: 5 quiet ticks of 1 s, 3 of 2 s, then 4 s. max_ms == base_ms
  * turns pacing off. The laws see their ticks and measured intervals as with a longer
  * --interval (rates are per second over the measured interval); their tick-counted
- * windows (cooldown, settle, hold, re-probe backoffs) last longer in time while paced, and
- * a step is always followed by base-interval ticks (it is an event). Measured in the
- * live-traffic bench (docs/bench.md "the paced tick"): the daemon's CPU under a quiet
- * request/response load halved, its p99 did not move, and a slow consumer's zerocopy
- * re-probe came later, into the measured window; hence off by default.
+ * windows (cooldown, settle, hold, oscillation, re-probe backoffs) count base intervals
+ * (pace_ticks()), so a paced tick of 4 s moves them by 4 and they last the same time paced
+ * or not; a step is always followed by base-interval ticks (it is an event).
  */
 #ifndef VQ_PACE_H
 #define VQ_PACE_H
@@ -53,6 +51,14 @@ void pace_init(struct pace *p, uint32_t base_ms, uint32_t max_ms);
 
 /* The verdict on one tick run at p->cur_ms: returns the interval of the next tick (ms). */
 uint32_t pace_next(struct pace *p, bool busy);
+
+/*
+ * The base intervals the interval in force stands for: p->cur_ms / p->base_ms, rounded to
+ * the nearest, at least 1 (a --max-interval that is no multiple of --interval ends on a
+ * step that is not a doubling). The control stage counts its windows in these
+ * (decide_tick()), so a paced tick moves them by the time it spans.
+ */
+uint32_t pace_ticks(const struct pace *p);
 
 /* Back to the base interval now (busy outside a tick: an API write, a SIGHUP reload).
  * Returns whether the interval changed (the caller re-arms its timer). */

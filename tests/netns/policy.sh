@@ -108,6 +108,16 @@ check_true "... names --max-interval" grep -qF "vqtuned: --max-interval: 500 ms 
 	2>"$VQ_TMP/err"
 check "-C FILE --token-file without --listen: exit code" 2 $?
 check_true "... names --token-file" grep -qF "vqtuned: --token-file needs --listen" "$VQ_TMP/err"
+# a token file that is missing or holds no token: refused as without -C
+"$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" --listen 127.0.0.1:9 \
+	--token-file "$VQ_TMP/no-such-token" >/dev/null 2>"$VQ_TMP/err"
+check "-C FILE --listen --token-file MISSING: exit code" 2 $?
+check_true "... names --token-file and the file ($(cat "$VQ_TMP/err"))" \
+	grep -qF "vqtuned: --token-file: '$VQ_TMP/no-such-token'" "$VQ_TMP/err"
+printf ' \n' >"$VQ_TMP/blank-token"
+"$VQTUNED" -C "$VQ_ROOT/policies/balanced.json" --listen 127.0.0.1:9 \
+	--token-file "$VQ_TMP/blank-token" >/dev/null 2>"$VQ_TMP/err"
+check "-C FILE --listen --token-file BLANK: exit code" 2 $?
 # FILE "-": standard input, a pipe too, named <stdin>; a file named "-" is ./-
 check "-C - from a pipe: a shipped policy is valid" "<stdin>: valid: 'balanced', mode active" \
 	"$(cat "$VQ_ROOT/policies/balanced.json" | "$VQTUNED" -C - 2>&1)"

@@ -233,7 +233,7 @@ static void test_active_converges(void **state)
 	d->txq[0].bql[BQL_LIMIT_MAX] = 4194304;	/* the balanced policy's upper bound */
 	for (i = 0; i < 120; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 		if (i == 90)
 			settled_writes = n_writes;
 	}
@@ -263,10 +263,10 @@ static void test_active_converges(void **state)
 	teardown(state);
 	d = mkdev();
 	feed(d, RATE, 0, 0, true);
-	decide_tick();
+	decide_tick(1);
 	assert_int_equal(n_writes, 0);
 	feed(d, RATE, 0, 0, true);
-	decide_tick();
+	decide_tick(1);
 	assert_int_equal(n_writes, 1);
 	assert_int_equal(writes[0].v, 50000);
 }
@@ -296,7 +296,7 @@ static struct device *ring_stops_first(uint32_t tx, uint32_t tx_max, int64_t pol
 	policy_set(&p);
 	for (i = 0; i < 40; i++) {
 		feed(d, i < 3 ? RATE : RATE / 2, i < 3 ? 0 : 1000, i < 3 ? 0 : 30000, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	return d;
 }
@@ -355,7 +355,7 @@ static void test_advise(void **state)
 	install("advise", 0);
 	for (i = 0; i < 20; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 0);
 	assert_int_equal(d->txq[0].bql[BQL_LIMIT_MAX], DQL_MAX);
@@ -366,7 +366,7 @@ static void test_advise(void **state)
 	/* ... and again once DECIDE_REPEAT_TICKS have passed */
 	for (i = 0; i < DECIDE_REPEAT_TICKS; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(count_events("advised"), 2);
 	assert_int_equal(n_writes, 0);
@@ -383,7 +383,7 @@ static void test_pinned_held(void **state)
 	pin_all = true;
 	for (i = 0; i < 10; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 0);
 	assert_int_equal(count_events("held"), 1);
@@ -401,32 +401,32 @@ static void test_no_control(void **state)
 	install("observe", 0);
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_string_equal(decide_state(d), "observe");
 	install("active", 0);
 	d->paused = true;
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_string_equal(decide_state(d), "paused");
 	d->paused = false;
 	d->managed = false;
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_string_equal(decide_state(d), "unmanaged");
 	d->managed = true;
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, false);	/* counter reset / new generation */
-		decide_tick();
+		decide_tick(1);
 	}
 	d->flags = IFF_UP;			/* carrier lost */
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 0);
 	assert_int_equal(n_events, 0);
@@ -447,7 +447,7 @@ static void test_write_fails(void **state)
 	fail_writes = true;
 	for (i = 0; i < 2; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	c = decide_queue_json(d, 0, true);
 	q = json_object_get(json_object_get(c, "laws"), "qlimit");
@@ -458,7 +458,7 @@ static void test_write_fails(void **state)
 	/* the rate changes every tick, so the law wants a new value every tick */
 	for (i = 0; i < 4; i++) {
 		feed(d, RATE + i * (RATE / 4), 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 0);
 	assert_int_equal(d->txq[0].bql[BQL_LIMIT_MAX], DQL_MAX);
@@ -487,11 +487,59 @@ static void test_write_fails(void **state)
 	fail_writes = false;
 	for (i = 0; i < 30; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 1);
 	/* target delay (500 us) x the drain rate the law has seen: RATE .. 1.75 RATE above */
 	assert_in_range(d->txq[0].bql[BQL_LIMIT_MAX], 50000, 87500);
+}
+
+/*
+ * Ticks from a refused write until the retry that lands, each decide_tick(@ticks): the
+ * failure holds the knob hold_ticks (30) base ticks.
+ */
+static unsigned int retry_calls(unsigned int ticks)
+{
+	struct device *d = mkdev();
+	unsigned int i, calls = 0;
+
+	install("active", 0);
+	fail_writes = true;
+	for (i = 0; i < 2; i++) {
+		feed(d, RATE, 0, 0, true);
+		decide_tick(1);
+	}
+	assert_int_equal(n_events, 1);		/* the refusal */
+	assert_int_equal(n_writes, 0);
+	fail_writes = false;
+	while (!n_writes && calls < 100) {
+		feed(d, RATE, 0, 0, true);
+		decide_tick(ticks);
+		calls++;
+	}
+	assert_int_equal(n_writes, 1);
+	dev_del(d);
+	setup(NULL);
+	return calls;
+}
+
+/*
+ * A paced tick counts the base ticks it stands for (decide_tick(4): a 4 s tick at a 1 s
+ * --interval): the 30-tick hold after a failed write lasts the same time, in a quarter of
+ * the ticks; 0 counts as 1.
+ */
+static void test_paced_hold(void **state)
+{
+	unsigned int fixed, paced;
+
+	(void)state;
+	fixed = retry_calls(1);
+	/* failed at the first tick, so held until 30 base ticks after it */
+	assert_in_range(fixed, 29, 31);
+	assert_int_equal(retry_calls(0), fixed);
+	paced = retry_calls(4);
+	assert_int_equal(paced, (fixed + 3) / 4);
+	assert_int_equal(retry_calls(2), (fixed + 1) / 2);
 }
 
 /*
@@ -508,16 +556,16 @@ static void test_floor_rollback(void **state)
 	/* the guard's own rollback off (a 100x worse objective is tolerated): the floor acts */
 	install_guard("active", 50.5, 100);
 	feed(d, RATE, 0, 0, true);
-	decide_tick();				/* first interval: seen */
+	decide_tick(1);				/* first interval: seen */
 	feed(d, RATE, 0, 0, true);
-	decide_tick();				/* the first step */
+	decide_tick(1);				/* the first step */
 	assert_int_equal(n_writes, 1);
 	before = DQL_MAX;
 	assert_true(writes[0].v < before);
 	/* the next interval: half the rate with data waiting (tx-stop, qdisc backlog) */
 	for (i = 0; i < 2 && n_writes < 2; i++) {
 		feed(d, RATE / 2, 1000, 60000, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 2);
 	assert_int_equal(writes[1].v, before);
@@ -528,7 +576,7 @@ static void test_floor_rollback(void **state)
 	/* held afterwards: the same step is not retried at once, and the hold says why */
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, true);
-		decide_tick();
+		decide_tick(1);
 	}
 	assert_int_equal(n_writes, 2);
 	assert_string_equal(events[n_events - 1].decision, "held");
@@ -539,11 +587,11 @@ static void test_floor_rollback(void **state)
 	d = mkdev();
 	install_guard("active", 0, 100);
 	feed(d, RATE, 0, 0, true);
-	decide_tick();
+	decide_tick(1);
 	feed(d, RATE, 0, 0, true);
-	decide_tick();
+	decide_tick(1);
 	feed(d, RATE / 2, 1000, 60000, true);
-	decide_tick();
+	decide_tick(1);
 	for (i = 0; i < n_events; i++)
 		assert_null(strstr(events[i].reason, "throughput floor"));
 }
@@ -558,6 +606,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pinned_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_control, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paced_hold, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_floor_rollback, setup, teardown),
 	};
 

@@ -583,6 +583,50 @@ static void test_busyloop_spikes_hold(void **state)
  * halved step (4) would clamp onto 0 again; the law probes 2 instead, then 3, and settles
  * back at 4, trying 0 once; having moved nothing, its next search waits 16 ticks.
  */
+/*
+ * A settled busyloop's wait before its next search counts base ticks: at a paced tick of 4
+ * (law_signals.ticks) the 16-tick wait ends at the 4th interval, at 1 at the 16th.
+ */
+static unsigned int bl_search_after(uint32_t ticks, char *last_hold, size_t len)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .rx_packets_per_s = 20e3,
+		.busyloop_hits_per_s = 0.45 * 10e3, .busyloop_misses_per_s = 0.55 * 10e3,
+		.ticks = ticks };
+	struct law_step out;
+	unsigned int calls;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_BUSYLOOP_US] = 4;
+	st.learn.bl_settled = true;
+	st.learn.bl_base_us = 4;
+	st.learn.bl_base_hit = 0.20;		/* the hits moved off it by 0.25: context moved */
+	st.learn.bl_ctx_pps = 20e3;
+	st.learn.bl_retry_ticks = 16;
+	for (calls = 1; calls <= 40; calls++) {
+		if (law_poll_step(&st, &sig, &pol, &out) == 1 && out.knob == LK_BUSYLOOP_US)
+			break;
+		snprintf(last_hold, len, "%s", out.reason);
+		st.learn = out.learn;
+	}
+	assert_non_null(strstr(out.reason, "probe 4 -> "));
+	return calls;
+}
+
+static void test_busyloop_paced_wait(void **state)
+{
+	char hold[LAW_REASON_MAX];
+
+	(void)state;
+	assert_int_equal(bl_search_after(4, hold, sizeof(hold)), 4);
+	assert_non_null(strstr(hold, "found nothing better, next in 4 ticks"));
+	assert_int_equal(bl_search_after(1, hold, sizeof(hold)), 16);
+	assert_non_null(strstr(hold, "next in 1 ticks"));
+	assert_int_equal(bl_search_after(0, hold, sizeof(hold)), 16);
+}
+
 static void test_busyloop_clamped_probe_not_repeated(void **state)
 {
 	struct law_policy pol;
@@ -818,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_busyloop_retreat_not_stranded),
 		cmocka_unit_test(test_busyloop_spikes_hold),
 		cmocka_unit_test(test_busyloop_clamped_probe_not_repeated),
+		cmocka_unit_test(test_busyloop_paced_wait),
 		cmocka_unit_test(test_busyloop_pingpong_no_reprobe),
 		cmocka_unit_test(test_backend_weight),
 		cmocka_unit_test(test_tx_napi),

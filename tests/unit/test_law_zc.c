@@ -451,6 +451,49 @@ static void test_stalled_completions_off(void **state)
 	assert_int_equal(out.learn.zc_retry_ticks, 32);
 }
 
+/*
+ * A paced tick (law_signals.ticks 4: a 4 s tick at a 1 s --interval) counts its base
+ * ticks: the 16-tick re-probe backoff comes after 4 such intervals, the same time as 16 of
+ * 1 s; 0 counts as 1.
+ */
+static void test_paced_backoff(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .tx_bytes_per_s = 65536e3,
+		.tx_packets_per_s = 1e3, .zc_completion_ns = LAW_UNKNOWN, .ticks = 4 };
+	struct law_step out;
+	unsigned int calls;
+
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	st.knob[LK_ZEROCOPY] = 0;
+	st.learn.zc_seen_on = true;		/* it was on: this off-period backs off */
+	for (calls = 1; calls <= 10; calls++) {
+		if (law_zc_step(&st, &sig, &pol, &out) == 1)
+			break;
+		st.learn = out.learn;
+		assert_int_equal(out.learn.zc_off_ticks, 4 * calls);
+	}
+	assert_int_equal(out.learn.zc_retry_ticks, 16);
+	/* off at 4, 8, 12 base ticks (held: "probe in 12, 8, 4 ticks"), on at 16 */
+	assert_int_equal(calls, 4);
+	assert_int_equal(out.new_value, 1);
+	assert_non_null(strstr(out.reason, "(probe)"));
+	/* the same with ticks 0 (unset) and 1: 16 calls */
+	law_state_init(&st);
+	st.knob[LK_ZEROCOPY] = 0;
+	st.learn.zc_seen_on = true;
+	sig.ticks = 0;
+	for (calls = 1; calls <= 40; calls++) {
+		if (law_zc_step(&st, &sig, &pol, &out) == 1)
+			break;
+		st.learn = out.learn;
+		sig.ticks = calls % 2;		/* 0 and 1 alternate: each counts one */
+	}
+	assert_int_equal(calls, 16);
+}
+
 /* Small sends never turn zerocopy on; invalid intervals and NULL are refused. */
 static void test_small_sends_invalid_null(void **state)
 {
@@ -486,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_prompt_swing_follows_peak),
 		cmocka_unit_test(test_socket_limited_stall),
 		cmocka_unit_test(test_stalled_completions_off),
+		cmocka_unit_test(test_paced_backoff),
 		cmocka_unit_test(test_small_sends_invalid_null),
 	};
 

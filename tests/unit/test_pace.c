@@ -94,6 +94,41 @@ static void test_reset(void **state)
 	assert_int_equal(p.quiet_ms, 0);
 }
 
+/* pace_ticks(): the interval in force in base intervals, rounded, at least 1 */
+static void test_ticks(void **state)
+{
+	static const uint32_t want[] = { 1, 1, 1, 1, 1, 2, 2, 2, 4, 4 };
+	struct pace p;
+	unsigned int i;
+
+	pace_init(&p, 1000, 4000);
+	assert_int_equal(pace_ticks(&p), 1);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(pace_ticks(&p), want[i]);
+		pace_next(&p, false);
+	}
+	pace_reset(&p);
+	assert_int_equal(pace_ticks(&p), 1);
+	/* a max that is no doubling: 2500 / 1000 rounds to 3, 2400 to 2 */
+	pace_init(&p, 1000, 2500);
+	for (i = 0; i < 20; i++)
+		pace_next(&p, false);
+	assert_int_equal(p.cur_ms, 2500);
+	assert_int_equal(pace_ticks(&p), 3);
+	pace_init(&p, 1000, 2400);
+	for (i = 0; i < 20; i++)
+		pace_next(&p, false);
+	assert_int_equal(pace_ticks(&p), 2);
+	/* pacing off: always 1; the extremes, 60 s over 10 ms */
+	pace_init(&p, 500, 500);
+	pace_next(&p, false);
+	assert_int_equal(pace_ticks(&p), 1);
+	pace_init(&p, 10, 60000);
+	for (i = 0; i < 200; i++)
+		pace_next(&p, false);
+	assert_int_equal(pace_ticks(&p), 6000);
+}
+
 static void test_moved(void **state)
 {
 	double a[4] = { 5000, 5000, 4e6, 4e6 }, b[4];
@@ -128,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_off),
 		cmocka_unit_test(test_max_capped),
 		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_ticks),
 		cmocka_unit_test(test_moved),
 	};
 
