@@ -20,8 +20,10 @@
 # Env (whole numbers without a leading zero): VQ_BENCH_RUNS (pairs, 1..100, default 3),
 # VQ_BENCH_S (seconds per window, 1..3600, default 10), VQ_BENCH_WINDOWS (windows per state
 # and pair, a multiple of 2, 2..300, default 6), VQ_BENCH_WARMUP_S (the daemon's warm-up
-# under ping-pong before the first window, 0..3600 s, default 25), VQ_VM_TIMEOUT (30..86400 s,
-# default 5400).
+# under ping-pong before the first window, 0..3600 s, default 25), VQ_BENCH_MAX_TICK_MS
+# (vqtuned --max-interval beside its 1 s --interval, 1000..60000 ms, default 1000: a fixed
+# tick; above it the daemon paces its tick, vqtuned(8) INTERVAL PACING), VQ_VM_TIMEOUT
+# (30..86400 s, default 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/vm/vmlib.sh
@@ -62,6 +64,7 @@ need_uint VQ_BENCH_WINDOWS 2 300 "windows per state and pair"
 	refuse "VQ_BENCH_WINDOWS must be a multiple of 2 (the states' order has 2 of each), not" \
 		"'$VQ_BENCH_WINDOWS'"
 need_uint VQ_BENCH_WARMUP_S 0 3600 seconds
+need_uint VQ_BENCH_MAX_TICK_MS 1000 60000 "ms, vqtuned --max-interval (its --interval is 1000)"
 need_uint VQ_VM_TIMEOUT 30 86400 seconds
 [ $check = 1 ] && exit 0
 # the initramfs takes them when built (tests/vm/mkinitramfs.sh): without them the guest
@@ -72,7 +75,7 @@ for b in build/vqtuned build/vqtunectl build/tests/tools/vqslice; do
 done
 
 words=""
-for v in VQ_BENCH_RUNS VQ_BENCH_S VQ_BENCH_WINDOWS VQ_BENCH_WARMUP_S; do
+for v in VQ_BENCH_RUNS VQ_BENCH_S VQ_BENCH_WINDOWS VQ_BENCH_WARMUP_S VQ_BENCH_MAX_TICK_MS; do
 	[ -n "${!v:-}" ] && words+=" $v=${!v}"
 done
 log=$(mktemp "${TMPDIR:-/tmp}/vqrrpair.XXXXXX") || exit 1

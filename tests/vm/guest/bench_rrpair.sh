@@ -24,7 +24,8 @@
 # run, and a failure is a "bench-note: FAIL: ..." line (the host counts the windows).
 # Env: VQ_BENCH_RUNS (pairs, default 3), VQ_BENCH_S (window seconds, default 10),
 # VQ_BENCH_WINDOWS (windows per state and pair, a multiple of 2, default 6),
-# VQ_BENCH_WARMUP_S (default 25).
+# VQ_BENCH_WARMUP_S (default 25), VQ_BENCH_MAX_TICK_MS (vqtuned --max-interval, default
+# TICK_MS: a fixed tick; above it R and K run a paced tick, vqtuned(8) INTERVAL PACING).
 . /tests/lib.sh
 # lib.sh's fail() prints "FAIL:", which the host's bench filter drops: a note instead
 fail() { echo "bench-note: FAIL: $*"; exit 1; }
@@ -33,6 +34,7 @@ DUR=${VQ_BENCH_S:-10}
 WINDOWS=${VQ_BENCH_WINDOWS:-6}
 WARM_S=${VQ_BENCH_WARMUP_S:-25}
 TICK_MS=1000
+MAX_TICK_MS=${VQ_BENCH_MAX_TICK_MS:-$TICK_MS}
 for b in vqtuned vqtunectl vqslice; do
 	command -v $b > /dev/null || fail "$b is not in the initramfs (make all tools)"
 done
@@ -84,7 +86,8 @@ vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
 jnum() { echo "$t" | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 
 echo "bench-rrpair-head: kernel $(uname -r) cpus $(nproc) pairs $PAIRS window ${DUR}s" \
-	"windows $WINDOWS warm-up ${WARM_S}s tick ${TICK_MS}ms policy balanced"
+	"windows $WINDOWS warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_MS}ms" \
+	"policy balanced"
 p=1
 while [ $p -le "$PAIRS" ]; do
 	pair_up 1
@@ -95,7 +98,8 @@ while [ $p -le "$PAIRS" ]; do
 	sleep 0.5
 	rm -rf $VQT_DIR
 	mkdir -p $VQT_DIR
-	vqtuned --netns $NSA --interval $TICK_MS --sched-slice 100 --policy /policies/balanced.json \
+	vqtuned --netns $NSA --interval $TICK_MS --max-interval $MAX_TICK_MS --sched-slice 100 \
+		--policy /policies/balanced.json \
 		-s $VQT_DIR/sock -S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
 	V=$!
 	n=0
