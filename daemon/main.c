@@ -87,7 +87,7 @@ static void usage(FILE *f)
 		"  -S, --state-dir DIR    journal of original knob values (default %s)\n"
 		"  -i, --interval MS      sampling tick, %d..%d ms (default %d)\n"
 		"  -I, --max-interval MS  longest tick while nothing moves, --interval..%d ms\n"
-		"                         (default --interval: a fixed tick)\n"
+		"                         (default %d x --interval; --interval: a fixed tick)\n"
 		"  -L, --sched-slice US   scheduler slice asked of the kernel, %d..%d us, or 0 to\n"
 		"                         ask for none (default 0; Linux 6.12+, ignored before)\n"
 		"  -n, --netns NAME       also watch /run/netns/NAME; its devices are managed\n"
@@ -101,7 +101,7 @@ static void usage(FILE *f)
 		"  -v, --verbose          debug logging\n"
 		"  -h, --help             print this help and exit\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS,
-		TICK_MAX_MS, SLICE_MIN_US, SLICE_MAX_US);
+		TICK_MAX_MS, PACE_DEFAULT_FACTOR, SLICE_MIN_US, SLICE_MAX_US);
 }
 
 /*
@@ -337,9 +337,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "vqtuned: unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
-	/* after both: either may come first */
+	/* after both: either may come first; the default paces (pace.h PACE_DEFAULT_FACTOR) */
 	if (!o->max_interval_ms) {
-		o->max_interval_ms = o->interval_ms;
+		o->max_interval_ms = (uint64_t)o->interval_ms * PACE_DEFAULT_FACTOR > TICK_MAX_MS ?
+			TICK_MAX_MS : o->interval_ms * PACE_DEFAULT_FACTOR;
 	} else if (o->max_interval_ms < o->interval_ms) {
 		fprintf(stderr, "vqtuned: --max-interval: %u ms is below --interval %u ms (equal "
 			"to it keeps the tick fixed)\n", o->max_interval_ms, o->interval_ms);

@@ -3,10 +3,10 @@
  * pace: the sampling tick's interval, stretched while nothing moves.
  *
  * A tick costs what its reads cost (netlink dumps, sysfs, ethtool: a few ms of a vCPU
- * under emulation), whether or not a controller acts on them. With pacing asked for
- * (--max-interval above --interval; off by default), the interval backs off while the
- * ticks are quiet, as chronyd's polling interval does between minpoll and maxpoll, and
- * comes back to the base at the first sign of work:
+ * under emulation), whether or not a controller acts on them. With pacing on
+ * (--max-interval above --interval, by default PACE_DEFAULT_FACTOR x --interval), the
+ * interval backs off while the ticks are quiet, as chronyd's polling interval does between
+ * minpoll and maxpoll, and comes back to the base at the first sign of work:
  *
  * - a tick is busy when it (or the loop since the tick before) recorded an event (a
  *   controller's step, rollback, advice, hold or failed write; an API write; an outside
@@ -30,6 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* --max-interval when none is given: this many --interval (at most the daemon's 60 s) */
+#define PACE_DEFAULT_FACTOR	4
 /* quiet time, in base intervals, after which the interval doubles */
 #define PACE_QUIET_BASE_TICKS	5
 /* pace_moved(): a rate moved when the lower of two readings is below this share of the
