@@ -62,8 +62,9 @@ struct law_signals {
 	/*
 	 * The ticks this interval stands for, in base ticks (vqtuned --interval): 1 at a fixed
 	 * tick; while the tick is paced (vqtuned(8) INTERVAL PACING), the interval in force
-	 * over --interval, rounded. A law's backoffs (zerocopy re-probe, busyloop re-search)
-	 * count these, so they last the same time paced or not. 0 is taken as 1 (law_ticks()).
+	 * over --interval, rounded down. A law's backoffs (zerocopy re-probe, busyloop
+	 * re-search) count these, so they last the same time paced or not. 0 is taken as 1
+	 * (law_ticks()).
 	 */
 	uint32_t ticks;
 	/* TX queue (qstats, BQL sysfs, tc) */
@@ -167,7 +168,7 @@ struct law_learn {
 	bool bl_settled, bl_moved, bl_tried_up;
 	bool bl_nohit;				/* a search from 0 ended on a spin hitting nothing */
 	uint32_t bl_retry_ticks;		/* backoff of searches from 0 that did not pay */
-	uint32_t bl_quiet_ticks;		/* base ticks settled since the last search (law_ticks()) */
+	uint32_t bl_quiet_ticks;		/* base ticks settled since the last search */
 	uint32_t bl_ctx_ticks;			/* consecutive ticks its context has moved */
 	/* polling: tx-napi off starved the queue at this packet rate (0: never) */
 	double tn_starved_pps;

@@ -32,7 +32,7 @@ uint32_t pace_ticks(const struct pace *p)
 
 	if (!p->base_ms)
 		return 1;
-	n = (uint32_t)(((uint64_t)p->cur_ms + p->base_ms / 2) / p->base_ms);
+	n = p->cur_ms / p->base_ms;
 	return n ? n : 1;
 }
 

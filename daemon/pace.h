@@ -55,10 +55,11 @@ void pace_init(struct pace *p, uint32_t base_ms, uint32_t max_ms);
 uint32_t pace_next(struct pace *p, bool busy);
 
 /*
- * The base intervals the interval in force stands for: p->cur_ms / p->base_ms, rounded to
- * the nearest, at least 1 (a --max-interval that is no multiple of --interval ends on a
- * step that is not a doubling). The control stage counts its windows in these
- * (decide_tick()), so a paced tick moves them by the time it spans.
+ * The base intervals the interval in force stands for: p->cur_ms / p->base_ms, rounded
+ * down, at least 1 (a --max-interval that is no multiple of --interval ends on a step that
+ * is not a doubling: 2500 ms at a 1000 ms base counts 2, so a window never ends sooner
+ * than its time). The control stage counts its windows in these (decide_tick()), so a
+ * paced tick moves them by the time it spans.
  */
 uint32_t pace_ticks(const struct pace *p);
 

@@ -94,7 +94,7 @@ static void test_reset(void **state)
 	assert_int_equal(p.quiet_ms, 0);
 }
 
-/* pace_ticks(): the interval in force in base intervals, rounded, at least 1 */
+/* pace_ticks(): the interval in force in base intervals, rounded down, at least 1 */
 static void test_ticks(void **state)
 {
 	static const uint32_t want[] = { 1, 1, 1, 1, 1, 2, 2, 2, 4, 4 };
@@ -109,16 +109,20 @@ static void test_ticks(void **state)
 	}
 	pace_reset(&p);
 	assert_int_equal(pace_ticks(&p), 1);
-	/* a max that is no doubling: 2500 / 1000 rounds to 3, 2400 to 2 */
-	pace_init(&p, 1000, 2500);
+	/* a max that is no doubling counts down, never more than its time: 2900 / 1000 is 2,
+	 * and 3000 is 3 */
+	pace_init(&p, 1000, 2900);
 	for (i = 0; i < 20; i++)
 		pace_next(&p, false);
-	assert_int_equal(p.cur_ms, 2500);
-	assert_int_equal(pace_ticks(&p), 3);
-	pace_init(&p, 1000, 2400);
-	for (i = 0; i < 20; i++)
-		pace_next(&p, false);
+	assert_int_equal(p.cur_ms, 2900);
 	assert_int_equal(pace_ticks(&p), 2);
+	pace_init(&p, 1000, 3000);
+	for (i = 0; i < 20; i++)
+		pace_next(&p, false);
+	assert_int_equal(pace_ticks(&p), 3);
+	/* a base that does not divide: 1500 ms at a 1000 ms base is 1 */
+	p.cur_ms = 1500;
+	assert_int_equal(pace_ticks(&p), 1);
 	/* pacing off: always 1; the extremes, 60 s over 10 ms */
 	pace_init(&p, 500, 500);
 	pace_next(&p, false);
