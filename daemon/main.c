@@ -710,7 +710,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
-	char run_dir[4096], sock_copy[4096], paced[64], slice[48];
+	char run_dir[4096], sock_copy[4096], paced[96], slice[48];
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
 	unsigned int i;
