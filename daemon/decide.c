@@ -26,7 +26,6 @@
 #define NS_PER_S	1e9
 
 static uint64_t ctl_tick;	/* base ticks (decide_tick()) since the start */
-static uint32_t ctl_span;	/* base ticks the current tick stands for, >= 1 */
 static uint64_t counts[DD_NUM];
 
 /* law knob -> knob table id; -1: no such knob in the table */
@@ -519,7 +518,8 @@ static void run_law(struct device *d, unsigned int q, struct ctl_unit *u, enum p
 	json_decref(sigj);
 }
 
-static void decide_dev(struct device *d, const struct policy *p)
+/* @ticks: the base ticks this tick stands for (decide_tick()), >= 1 */
+static void decide_dev(struct device *d, const struct policy *p, uint32_t ticks)
 {
 	bool active = !strcmp(p->mode, "active");
 	struct ctl_dev *c = ctl_get(d);
@@ -534,7 +534,7 @@ static void decide_dev(struct device *d, const struct policy *p)
 	carrier = (d->flags & IFF_UP) && (d->flags & IFF_RUNNING);
 	for (q = 0; q < c->n; q++) {
 		decide_signals(d, q, &c->u[q].sig);
-		c->u[q].sig.ticks = ctl_span;
+		c->u[q].sig.ticks = ticks;
 		/* the first interval, and one across a carrier or operstate change, is not usable */
 		if (!c->seen || !carrier || c->operstate != d->operstate ||
 		    ((c->flags ^ d->flags) & (IFF_UP | IFF_RUNNING)))
@@ -559,8 +559,9 @@ void decide_tick(unsigned int ticks)
 	const struct policy *p = policy_get();
 	struct device *d;
 
-	ctl_span = ticks ? ticks : 1;
-	ctl_tick += ctl_span;
+	if (!ticks)
+		ticks = 1;
+	ctl_tick += ticks;
 	if (!strcmp(p->mode, "observe"))
 		return;
 	dev_for_each(d) {
@@ -572,7 +573,7 @@ void decide_tick(unsigned int ticks)
 				d->ctl->seen = false;
 			continue;
 		}
-		decide_dev(d, p);
+		decide_dev(d, p, ticks);
 	}
 }
 bool decide_controls(const struct device *d, int k, const char *inst)
