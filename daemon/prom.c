@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "prom.h"
+#include "util.h"
 
 /* First allocation: a page holds a small device's metrics without regrowing. */
 #define PROM_INIT_CAP_BYTES	4096
-/* Longest number text: %.17g of a double is at most 24 bytes, a u64 20. */
-#define PROM_NUM_MAX_BYTES	32
+/* Longest number text: a double as util_real_str() writes it (UTIL_REAL_MAX_BYTES), a u64 20. */
+#define PROM_NUM_MAX_BYTES	UTIL_REAL_MAX_BYTES
 
 void prom_init(struct prom *p)
 {
@@ -177,6 +178,6 @@ void prom_double(struct prom *p, const char *name, const char *const *labels, do
 	else if (isinf(v))
 		snprintf(num, sizeof(num), "%s", v > 0 ? "+Inf" : "-Inf");
 	else
-		snprintf(num, sizeof(num), "%.17g", v);
+		util_real_str(v, num, sizeof(num));
 	prom_sample(p, name, labels, num);
 }

@@ -22,8 +22,9 @@ void prom_free(struct prom *p);
 void prom_family(struct prom *p, const char *name, const char *type, const char *help);
 /*
  * One sample line. @labels: NULL-terminated list of name, value, name, value...; values are
- * escaped (backslash, double quote, newline) here. Floats print with %.17g; NaN/Inf as
- * the format spells them.
+ * escaped (backslash, double quote, newline) here. Floats print in the fewest digits of
+ * %.15g..%.17g that read back as the same double (util_real_str(): 0.1, not %.17g's
+ * 0.10000000000000001); NaN/Inf as the format spells them.
  */
 void prom_u64(struct prom *p, const char *name, const char *const *labels, uint64_t v);
 void prom_double(struct prom *p, const char *name, const char *const *labels, double v);

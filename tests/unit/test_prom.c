@@ -51,16 +51,24 @@ static void test_samples(void **state)
 	prom_double(&p, "vqtune_x", NULL, INFINITY);
 	prom_double(&p, "vqtune_x", NULL, -INFINITY);
 	prom_double(&p, "vqtune_x", NULL, -2.5);
+	prom_double(&p, "vqtune_x", NULL, 1.0 / 3.0);
+	prom_double(&p, "vqtune_x", NULL, 0.1 + 0.2);
+	prom_double(&p, "vqtune_x", NULL, 1e-300);
+	prom_double(&p, "vqtune_x", NULL, 123456789012.0);
 	assert_int_equal(p.err, 0);
 	assert_string_equal(p.buf,
 		"vqtune_rx_bytes_total{device=\"ve\xff\\\"0\\\\\",queue=\"3\"} "
 		"18446744073709551615\n"
 		"vqtune_up 1\n"
-		"vqtune_rate{knob=\"a\\nb\"} 0.10000000000000001\n"
+		"vqtune_rate{knob=\"a\\nb\"} 0.1\n"
 		"vqtune_x NaN\n"
 		"vqtune_x +Inf\n"
 		"vqtune_x -Inf\n"
-		"vqtune_x -2.5\n");
+		"vqtune_x -2.5\n"
+		"vqtune_x 0.3333333333333333\n"
+		"vqtune_x 0.30000000000000004\n"
+		"vqtune_x 1e-300\n"
+		"vqtune_x 123456789012\n");
 	assert_int_equal(p.len, strlen(p.buf));
 	prom_free(&p);
 	assert_null(p.buf);

@@ -15,7 +15,7 @@ UNIT_TESTS += api prom reqval
 test_api_OBJS := daemon/api.c daemon/api_route.c daemon/api_auth.c daemon/api_conn.c daemon/api_args.c daemon/api_reply.c daemon/api_sock.c \
 		 daemon/http_parse.c daemon/apierr.c daemon/util.c daemon/log.c daemon/reqval.c \
 		 daemon/token.c tests/unit/fake_view.c
-test_prom_OBJS := daemon/prom.c
+test_prom_OBJS := daemon/prom.c daemon/util.c
 test_reqval_OBJS := daemon/reqval.c daemon/apierr.c daemon/util.c
 # api_sock: the listeners' backlog under a burst of connects
 UNIT_TESTS += api_sock
