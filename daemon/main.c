@@ -128,20 +128,24 @@ static bool opt_digits(const char *arg, long *v)
 
 /*
  * --interval/--max-interval MS: digits only, no leading zero, TICK_MIN_MS..TICK_MAX_MS.
- * 0 with *@ms set, or -EINVAL with the message (naming --@name) on stderr.
+ * 0 with *@ms set, or -EINVAL with the message (naming --@name) on stderr. --max-interval's
+ * real floor, --interval, is checked once both are read (parse_opts()); its message names
+ * that floor here too, so "--max-interval 5" does not read as if 10 were allowed with any
+ * --interval.
  */
 static int opt_ms(const char *name, const char *arg, unsigned int *ms)
 {
+	const char *also = strcmp(name, "max-interval") ? "" : ", and not below --interval";
 	long v;
 
 	if (leading_zero(arg)) {
 		fprintf(stderr, "vqtuned: --%s: '%s' must be written without a leading zero "
-			"(%d..%d ms)\n", name, arg, TICK_MIN_MS, TICK_MAX_MS);
+			"(%d..%d ms%s)\n", name, arg, TICK_MIN_MS, TICK_MAX_MS, also);
 		return -EINVAL;
 	}
 	if (!opt_digits(arg, &v) || v < TICK_MIN_MS || v > TICK_MAX_MS) {
-		fprintf(stderr, "vqtuned: --%s: '%s' is not %d..%d ms\n", name, arg,
-			TICK_MIN_MS, TICK_MAX_MS);
+		fprintf(stderr, "vqtuned: --%s: '%s' is not %d..%d ms%s\n", name, arg,
+			TICK_MIN_MS, TICK_MAX_MS, also);
 		return -EINVAL;
 	}
 	*ms = (unsigned int)v;
