@@ -94,8 +94,9 @@ const char *token_strerror(int err, char *buf, size_t len)
 {
 	switch (err) {
 	case -ENODATA:
-		snprintf(buf, len, "holds no token (it is empty or white space only; the token is "
-			 "its first line)");
+		/* an empty file, a file of white space, or one whose first line is blank */
+		snprintf(buf, len, "holds no token (its first line, the token, is empty or white "
+			 "space only)");
 		break;
 	case -EFBIG:
 		snprintf(buf, len, "holds a token longer than %d bytes", TOKEN_MAX_BYTES);

@@ -310,8 +310,8 @@ printf ' \t\r\n\n' >"$VQ_TMP/blank"
 timeout 10 "$VQTUNED" -s "$VQ_TMP/tok.sock" -S "$VQ_TMP/tokstate" -l "127.0.0.1:$(vq_free_port)" \
 	-t "$VQ_TMP/blank" >"$VQ_TMP/tok.out" 2>&1
 check "vqtuned -t FILE of white space: exit code" 2 $?
-check "... says why" "vqtuned: --token-file: '$VQ_TMP/blank' holds no token (it is empty or \
-white space only; the token is its first line)" "$(cat "$VQ_TMP/tok.out")"
+check "... says why" "vqtuned: --token-file: '$VQ_TMP/blank' holds no token (its first line, \
+the token, is empty or white space only)" "$(cat "$VQ_TMP/tok.out")"
 check "... vqtunectl -T says the same of it" \
 	"vqtunectl: -T/--token-file: $(cut -d' ' -f3- "$VQ_TMP/tok.out")" \
 	"$("$VQTUNECTL" -H 127.0.0.1:9 -T "$VQ_TMP/blank" status 2>&1)"

@@ -91,8 +91,8 @@ static void test_token_none(void **state)
 	assert_int_equal(read_str(" \t\r\n\n  \n", tok, sizeof(tok)), -ENODATA);
 	assert_int_equal(read_str("\nsecret\n", tok, sizeof(tok)), -ENODATA);
 	assert_string_equal(token_strerror(-ENODATA, why, sizeof(why)),
-			    "holds no token (it is empty or white space only; the token is its "
-			    "first line)");
+			    "holds no token (its first line, the token, is empty or "
+			    "white space only)");
 }
 
 /* 4096 bytes is the longest token, with its line end or trailing blanks; a NUL is refused */
