@@ -133,6 +133,7 @@ void ctl_text_status(json_t *r)
 	json_t *up = json_object_get(r, "uptime_ns");
 	json_t *tick = json_object_get(r, "tick_interval_ns");
 	json_t *base = json_object_get(r, "tick_base_ns"), *max = json_object_get(r, "tick_max_ns");
+	json_t *ctld = json_object_get(r, "controlled_devices");
 	char b[CTL_CELL_BYTES], m[CTL_CELL_BYTES];
 	json_t *sl;
 
@@ -144,17 +145,25 @@ void ctl_text_status(json_t *r)
 	printf("policy:           %s\n", ctl_str(r, "policy"));
 	printf("tick interval:    %s", json_is_integer(tick) ?
 	       ctl_fmt_duration_ns((uint64_t)json_integer_value(tick), a, sizeof(a)) : "-");
-	/* a daemon before the pacer sends neither; mode observe never paces (vqtuned(8)) */
+	/* a daemon before the pacer sends neither; mode observe never paces, nor a tick with
+	 * no device controlled (vqtuned(8) INTERVAL PACING; older daemons send no count) */
 	if (json_is_integer(base) && json_is_integer(max)) {
-		if (json_integer_value(max) > json_integer_value(base) &&
-		    strcmp(ctl_str(r, "mode"), "observe"))
-			printf(" (%s, up to %s while nothing moves)",
+		if (json_integer_value(max) <= json_integer_value(base) ||
+		    !strcmp(ctl_str(r, "mode"), "observe"))
+			printf(" (fixed)");
+		else if (json_is_integer(ctld) && !json_integer_value(ctld))
+			printf(" (fixed while no device is controlled; then %s, up to %s "
+			       "while nothing moves)",
 			       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b,
 						   sizeof(b)),
 			       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m,
 						   sizeof(m)));
 		else
-			printf(" (fixed)");
+			printf(" (%s, up to %s while nothing moves)",
+			       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b,
+						   sizeof(b)),
+			       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m,
+						   sizeof(m)));
 	}
 	printf("\n");
 	printf("ticks:            %s\n", ctl_num(r, "ticks", a));
@@ -169,6 +178,8 @@ void ctl_text_status(json_t *r)
 	ctl_tick_cost(r);
 	printf("devices:          %s\n", ctl_num(r, "devices", a));
 	printf("managed devices:  %s\n", ctl_num(r, "managed_devices", a));
+	printf("controlled:       %s (the policy's laws run on them: mode active or advise)\n",
+	       ctl_num(r, "controlled_devices", a));
 	printf("events:           %s\n", ctl_num(r, "events", a));
 	printf("last event id:    %s\n", ctl_num(r, "last_event_id", a));
 	/* what SIGTERM or `vqtunectl restore` would put back */

@@ -125,6 +125,14 @@ const char *decide_state(const struct device *d)
 		return "paused";
 	return p->mode;
 }
+
+bool decide_controlled(const struct device *d)
+{
+	const char *st = decide_state(d);
+
+	return !strcmp(st, "active") || !strcmp(st, "advise");
+}
+
 /*
  * The instance of @k that belongs to unit @q (decide.h: device-wide knobs to unit 0). A NAPI
  * whose RX queue the kernel does not report (veth does not link queues to NAPIs) belongs
@@ -565,9 +573,7 @@ void decide_tick(unsigned int ticks)
 	if (!strcmp(p->mode, "observe"))
 		return;
 	dev_for_each(d) {
-		const char *st = decide_state(d);
-
-		if (strcmp(st, "active") && strcmp(st, "advise")) {
+		if (!decide_controlled(d)) {
 			/* not controlled: a later resume starts from a fresh interval */
 			if (d->ctl)
 				d->ctl->seen = false;
@@ -579,10 +585,9 @@ void decide_tick(unsigned int ticks)
 bool decide_controls(const struct device *d, int k, const char *inst)
 {
 	const struct policy *p = policy_get();
-	const char *st = decide_state(d);
 	int lk, law;
 
-	if (strcmp(st, "active") && strcmp(st, "advise"))
+	if (!decide_controlled(d))
 		return false;
 	if (act_pinned(d, k, inst))
 		return false;

@@ -64,6 +64,8 @@ void decide_tick(unsigned int ticks);
 /* Why @d is (not) controlled: "active", "advise", "observe", "paused", "unmanaged",
  * "not-selected", "back" (the back of a vqpair). */
 const char *decide_state(const struct device *d);
+/* Whether the policy's laws run on @d: decide_state() is "active" or "advise". */
+bool decide_controlled(const struct device *d);
 
 /*
  * The "controller" object of one queue in GET /v1/devices/{dev}/queues (docs/api.md):

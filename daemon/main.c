@@ -456,9 +456,7 @@ static bool pace_work(void)
 	struct device *d;
 
 	dev_for_each(d) {
-		const char *st = decide_state(d);
-
-		if (strcmp(st, "active") && strcmp(st, "advise")) {
+		if (!decide_controlled(d)) {
 			d->pace_have = false;
 			continue;
 		}

@@ -115,12 +115,14 @@ static void controller_families(struct prom *p)
 static void daemon_families(struct prom *p)
 {
 	const char *const ver[] = { "version", VQ_VERSION, NULL };
-	unsigned int managed = 0;
+	unsigned int managed = 0, controlled = 0;
 	enum tick_part tp;
 	struct device *d;
 
-	dev_for_each(d)
+	dev_for_each(d) {
 		managed += d->managed;
+		controlled += decide_controlled(d);
+	}
 	prom_family(p, "vqtune_up", "gauge", "1 while vqtuned answers");
 	prom_u64(p, "vqtune_up", NULL, 1);
 	prom_family(p, "vqtune_build_info", "gauge", "vqtuned version, always 1");
@@ -159,6 +161,9 @@ static void daemon_families(struct prom *p)
 	prom_u64(p, "vqtune_devices", NULL, dev_count());
 	prom_family(p, "vqtune_managed_devices", "gauge", "Devices vqtune may write");
 	prom_u64(p, "vqtune_managed_devices", NULL, managed);
+	prom_family(p, "vqtune_controlled_devices", "gauge",
+		    "Devices the policy's laws run on (mode active or advise)");
+	prom_u64(p, "vqtune_controlled_devices", NULL, controlled);
 }
 
 static void device_families(struct prom *p)

@@ -82,6 +82,9 @@ out=$("$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" --interval 1000 \
 check "below --interval: the message" \
 	"vqtuned: --max-interval: 500 ms is below --interval 1000 ms (equal to it keeps the tick fixed)" \
 	"$out"
+out=$("$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" --max-interval 5 2>&1)
+check "below the range: the message names both floors" \
+	"vqtuned: --max-interval: '5' is not 10..60000 ms, and not below --interval" "$out"
 check_true "no socket left by the refused starts" test ! -e "$VQ_TMP/bad.sock"
 
 # ---- on by default: --max-interval 4 x --interval ---------------------------------------
@@ -90,6 +93,13 @@ st=$(vq_ctl --json status)
 check "tick_base_ns" $((BASE_MS * 1000000)) "$(vq_json "d['tick_base_ns']" <<< "$st")"
 check "tick_max_ns" $((MAX_MS * 1000000)) "$(vq_json "d['tick_max_ns']" <<< "$st")"
 check "va is controlled" active "$(vq_ctl --json devices | vq_json "[x['mode'] for x in d['devices'] if x['name'] == 'va'][0]")"
+n_active=$(vq_ctl --json devices | vq_json "len([x for x in d['devices'] if x['mode'] in ('active', 'advise')])")
+check_true "at least va is in mode active ($n_active)" test "${n_active:-0}" -ge 1
+check "status controlled_devices: the devices in mode active" "$n_active" \
+	"$(vq_json "d['controlled_devices']" <<< "$st")"
+check "vqtune_controlled_devices: the same" "$n_active" \
+	"$(curl -s --unix-socket "$VQ_SOCK" http://localhost/metrics |
+		awk '$1 == "vqtune_controlled_devices" { print $2 }')"
 # 5 quiet ticks of 100 ms, 3 of 200 ms: 400 ms within ~1.1 s of quiet (a start-up tick or two
 # are busy: devices appearing, first intervals)
 check "idle pair: the tick backs off to the default --max-interval" 400 "$(wait_tick 400 5)"
@@ -166,6 +176,29 @@ vq_daemon --netns "$A" --netns "$B" --interval $BASE_MS --max-interval $MAX_MS |
 sleep 2
 check "mode observe: the tick stays at --interval" $BASE_MS "$(tick_ms)"
 check "... and vqtunectl status says fixed" "tick interval:    100ms (fixed)" \
+	"$(status_tick_line)"
+vq_daemon_stop
+
+# ---- an active policy that selects no device: the tick stays at --interval --------------
+python3 - "$POLICY" > "$VQ_TMP/nodev.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["name"] = "nodev"
+p["select"] = {"names": ["no-such-dev*"]}
+print(json.dumps(p))
+PY
+vq_daemon --netns "$A" --netns "$B" --interval $BASE_MS --max-interval $MAX_MS \
+	--policy "$VQ_TMP/nodev.json" || exit $KSFT_FAIL
+sleep 2
+st=$(vq_ctl --json status)
+check "selects nothing: mode" active "$(vq_json "d['mode']" <<< "$st")"
+check "selects nothing: controlled_devices" 0 "$(vq_json "d['controlled_devices']" <<< "$st")"
+check "selects nothing: the tick stays at --interval" $BASE_MS "$(tick_ms)"
+check "selects nothing: vqtune_controlled_devices" 1 \
+	"$(curl -s --unix-socket "$VQ_SOCK" http://localhost/metrics |
+		grep -c '^vqtune_controlled_devices 0$')"
+check "... and vqtunectl status says why" \
+	"tick interval:    100ms (fixed while no device is controlled; then 100ms, up to 400ms while nothing moves)" \
 	"$(status_tick_line)"
 vq_daemon_stop
 vq_done

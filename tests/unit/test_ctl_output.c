@@ -144,6 +144,15 @@ static void test_status_tick(void **state)
 	(void)state;
 	status_has(st, "\ntick interval:    2.0s (1.0s, up to 4.0s while nothing "
 		   "moves)\n");
+	/* no device controlled: the tick stays at its base until one is */
+	json_object_set_new(st, "controlled_devices", json_integer(0));
+	status_has(st, "\ntick interval:    2.0s (fixed while no device is controlled; "
+		   "then 1.0s, up to 4.0s while nothing moves)\n");
+	status_has(st, "\ncontrolled:       0 (the policy's laws run on them");
+	json_object_set_new(st, "controlled_devices", json_integer(2));
+	status_has(st, "\ntick interval:    2.0s (1.0s, up to 4.0s while nothing "
+		   "moves)\n");
+	status_has(st, "\ncontrolled:       2 (");
 	/* mode observe never paces */
 	json_object_set_new(st, "mode", json_string("observe"));
 	status_has(st, "\ntick interval:    2.0s (fixed)\n");

@@ -258,6 +258,7 @@ static void test_active_converges(void **state)
 	assert_true(json_is_true(json_object_get(events[0].signals, "valid")));
 	assert_int_equal(decide_count(DD_APPLIED) >= n_writes, 1);
 	assert_string_equal(decide_state(d), "active");
+	assert_true(decide_controlled(d));
 	/* the first interval after start is never acted on; a value outside the policy's
 	 * bounds (the kernel's "no limit") is brought inside them in one step */
 	teardown(state);
@@ -370,6 +371,8 @@ static void test_advise(void **state)
 	}
 	assert_int_equal(count_events("advised"), 2);
 	assert_int_equal(n_writes, 0);
+	/* advised is controlled too: the pacer and the status count it */
+	assert_true(decide_controlled(d));
 }
 
 /* a pinned knob is never moved; the refusal is one held event naming the pin */
@@ -404,6 +407,7 @@ static void test_no_control(void **state)
 		decide_tick(1);
 	}
 	assert_string_equal(decide_state(d), "observe");
+	assert_false(decide_controlled(d));
 	install("active", 0);
 	d->paused = true;
 	for (i = 0; i < 5; i++) {
@@ -411,6 +415,7 @@ static void test_no_control(void **state)
 		decide_tick(1);
 	}
 	assert_string_equal(decide_state(d), "paused");
+	assert_false(decide_controlled(d));
 	d->paused = false;
 	d->managed = false;
 	for (i = 0; i < 5; i++) {
@@ -418,6 +423,7 @@ static void test_no_control(void **state)
 		decide_tick(1);
 	}
 	assert_string_equal(decide_state(d), "unmanaged");
+	assert_false(decide_controlled(d));
 	d->managed = true;
 	for (i = 0; i < 5; i++) {
 		feed(d, RATE, 0, 0, false);	/* counter reset / new generation */
