@@ -21,8 +21,8 @@
 # VQ_BENCH_S (seconds per window, 1..3600, default 10), VQ_BENCH_WINDOWS (windows per state
 # and pair, a multiple of 2, 2..300, default 6), VQ_BENCH_WARMUP_S (the daemon's warm-up
 # under ping-pong before the first window, 0..3600 s, default 25), VQ_BENCH_MAX_TICK_MS
-# (vqtuned --max-interval beside its 1 s --interval, 1000..60000 ms, default 4000, the
-# daemon's own: a paced tick, vqtuned(8) INTERVAL PACING; 1000 fixes it), VQ_VM_TIMEOUT
+# (vqtuned --max-interval beside its 1 s --interval, 1000..60000 ms; unset, the daemon's
+# own default, a paced tick, vqtuned(8) INTERVAL PACING; 1000 fixes it), VQ_VM_TIMEOUT
 # (30..86400 s, default 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1

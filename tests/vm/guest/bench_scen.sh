@@ -51,10 +51,9 @@ WARM_S=${VQ_BENCH_WARMUP_S:-25}
 # with the observe policy; at 1 s, 1.01x.
 TICK_MS=${VQ_BENCH_TICK_MS:-1000}
 # vqtuned --max-interval (its tick while nothing moves, vqtuned(8) INTERVAL PACING): the
-# daemon's default (4 x TICK_MS, at most 60 s: paced) when unset; TICK_MS fixes the tick
+# daemon's default when unset (the header says "default"; the first daemon's status gives
+# the figure, noted once as "vqtuned tick"); TICK_MS fixes the tick
 MAX_TICK_MS=${VQ_BENCH_MAX_TICK_MS:-}
-# what the header line says it is: the daemon's default
-MAX_TICK_SHOWN=${MAX_TICK_MS:-$((TICK_MS * 4 > 60000 ? 60000 : TICK_MS * 4))}
 # vqtuned's nice value: 0, as systemd/vqtuned.service runs it. Nice 10 was tried for rr's
 # p99 (each tick's sampling, a few ms of a TCG vCPU, sits on the ping-pong's vCPUs) and bought
 # nothing: rr (c)/(a) read 1.20 at nice 10 (noise 0.07) and 1.13 at nice 0 (noise 0.29), 5
@@ -182,6 +181,9 @@ apply_set() {
 	ring1024) ina ethtool -G $FRONT tx 1024 ;;
 	zcp16)	set_knob zerocopy 1 zerocopy-max-pending 16 ;;
 	zc)	set_knob zerocopy 1 ;;				# zerocopy, max-pending 128
+	# zerocopy with min-bytes at the balanced policy's break-even (zerocopy.breakeven_bytes),
+	# where its zerocopy law leaves it
+	zcmb10k) set_knob zerocopy 1 zerocopy-min-bytes 10240 ;;
 	copy)	set_knob zerocopy 0 ;;
 	bw32)	set_knob backend-weight 32 ;;			# backend: 32 packets a turn
 	nw16)	set_knob napi-weight 16 ;;			# front NAPI: 16 a poll
@@ -367,6 +369,20 @@ vqt_start() {
 		VQT_ERR=vqtuned-mode-${mode:-unknown}
 		return 1
 	fi
+	# the tick's range as the daemon runs it (status tick_base_ns, tick_max_ns), once a
+	# bench (each run is a subshell: the mark is a file)
+	if [ ! -e /tmp/bs/tick_noted ]; then
+		: > /tmp/bs/tick_noted
+		vqt --json status 2>/dev/null | grep -oE '"tick_(base|max)_ns": *[0-9]+' |
+			awk -F': *' '
+			/tick_base_ns/ { b = $2 / 1000000 }
+			/tick_max_ns/ { m = $2 / 1000000 }
+			END {
+				if (b == "" || m == "") print "bench-note: vqtuned tick: not in its status"
+				else printf "bench-note: vqtuned tick %d..%d ms (%s)\n", b, m,
+					(m > b ? "paced" : "fixed")
+			}'
+	fi
 	return 0
 }
 
@@ -500,7 +516,7 @@ mkdir -p /tmp/bs
 echo "$QDISC" > /proc/sys/net/core/default_qdisc ||
 	fail "net.core.default_qdisc: this kernel refuses '$QDISC'"
 echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS measure ${DUR}s" \
-	"warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_SHOWN}ms observe $OBSERVE nice $NICE zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
+	"warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_MS:+${MAX_TICK_MS}ms}${MAX_TICK_MS:-default} observe $OBSERVE nice $NICE zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
 	"qdisc $(cat /proc/sys/net/core/default_qdisc) line ${LINE_MBIT}Mbit/s"
 t0=$(cut -d. -f1 /proc/uptime)
 for s in $SCENS; do
