@@ -64,10 +64,10 @@ struct opts {
 	const char *policy;
 	const char *check;		/* --check-policy FILE: validate it and exit */
 	unsigned int interval_ms;
+	bool interval_given;		/* --interval on the command line, not its default */
 	/*
-	 * 0 (not given): interval_ms, a fixed tick. Pacing is opt-in: in the live-traffic
-	 * bench it halved rr's sampling CPU without moving its p99, and it stretches the
-	 * laws' tick-counted backoffs in time (docs/bench.md "the paced tick").
+	 * 0 (not given): PACE_DEFAULT_FACTOR x interval_ms, at most TICK_MAX_MS, a paced tick
+	 * (vqtuned(8) INTERVAL PACING); interval_ms keeps the tick fixed.
 	 */
 	unsigned int max_interval_ms;
 	unsigned int slice_us;		/* --sched-slice, 0: none asked for */
@@ -135,7 +135,7 @@ static bool opt_digits(const char *arg, long *v)
  */
 static int opt_ms(const char *name, const char *arg, unsigned int *ms)
 {
-	const char *also = strcmp(name, "max-interval") ? "" : ", and not below --interval";
+	const char *also = strcmp(name, "max-interval") ? "" : " and at least --interval";
 	long v;
 
 	if (leading_zero(arg)) {
@@ -295,6 +295,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'i':
 			if (opt_ms("interval", optarg, &o->interval_ms))
 				return -EINVAL;
+			o->interval_given = true;
 			break;
 		case 'I':
 			if (opt_ms("max-interval", optarg, &o->max_interval_ms))
@@ -346,8 +347,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		o->max_interval_ms = (uint64_t)o->interval_ms * PACE_DEFAULT_FACTOR > TICK_MAX_MS ?
 			TICK_MAX_MS : o->interval_ms * PACE_DEFAULT_FACTOR;
 	} else if (o->max_interval_ms < o->interval_ms) {
-		fprintf(stderr, "vqtuned: --max-interval: %u ms is below --interval %u ms (equal "
-			"to it keeps the tick fixed)\n", o->max_interval_ms, o->interval_ms);
+		fprintf(stderr, "vqtuned: --max-interval: %u ms is below --interval %u ms%s (equal "
+			"to it keeps the tick fixed)\n", o->max_interval_ms, o->interval_ms,
+			o->interval_given ? "" : ", its default");
 		return -EINVAL;
 	}
 	/* the token only guards TCP writes: alone it would be silently useless */

@@ -84,7 +84,11 @@ check "below --interval: the message" \
 	"$out"
 out=$("$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" --max-interval 5 2>&1)
 check "below the range: the message names both floors" \
-	"vqtuned: --max-interval: '5' is not 10..60000 ms, and not below --interval" "$out"
+	"vqtuned: --max-interval: '5' is not 10..60000 ms and at least --interval" "$out"
+out=$("$VQTUNED" -s "$VQ_TMP/bad.sock" -S "$VQ_TMP/bad-state" --max-interval 500 2>&1)
+check "below the default --interval: the message says it is the default" \
+	"vqtuned: --max-interval: 500 ms is below --interval 1000 ms, its default (equal to it keeps the tick fixed)" \
+	"$out"
 check_true "no socket left by the refused starts" test ! -e "$VQ_TMP/bad.sock"
 
 # ---- on by default: --max-interval 4 x --interval ---------------------------------------
