@@ -132,16 +132,21 @@ void act_events_close(void)
 	act_context_clear();
 }
 
-/* The log line of @ev: its device (@name, display form) and reason in display form. */
+/*
+ * The log line of @ev: "event ID: WHO[ NETNS:DEVICE][ KNOB][ INSTANCE]: REASON", its device
+ * (@name, display form) and reason in display form; what the event lacks (a policy install
+ * has no device or knob, a device-wide knob no instance) leaves no gap.
+ */
 static void event_log(const struct event *ev, const char *name)
 {
 	const char *raw = ev->reason ? ev->reason : "";
 	char *reason = util_display_dup(raw);
+	bool ns = name[0] && ev->netns[0];
 
-	/* a device-wide knob has no instance: no gap before the colon */
-	log_info("event %" PRIu64 ": %s %s%s%s %s%s%s: %s", ev->id, act_who_name(ev->who),
-		 ev->netns, ev->netns[0] ? ":" : "", name, ev->knob, ev->inst[0] ? " " : "",
-		 ev->inst, reason ? reason : raw);
+	log_info("event %" PRIu64 ": %s%s%s%s%s%s%s%s%s: %s", ev->id, act_who_name(ev->who),
+		 name[0] ? " " : "", ns ? ev->netns : "", ns ? ":" : "", name,
+		 ev->knob[0] ? " " : "", ev->knob, ev->inst[0] ? " " : "", ev->inst,
+		 reason ? reason : raw);
 	free(reason);
 }
 

@@ -122,7 +122,7 @@ static void test_reason_shown_once(void **state)
 {
 	static const char raw[] = "x.json:1:10: invalid escape near '\"a\\q'";
 	static const char shown[] = "x.json:1:10: invalid escape near '\"a\\\\q'";
-	char want[256];
+	char want[256], line[256];
 	json_t *arr;
 
 	(void)state;
@@ -136,6 +136,27 @@ static void test_reason_shown_once(void **state)
 	json_decref(arr);
 	assert_non_null(strstr(log_text(), want));
 	assert_null(strstr(log_text(), raw));
+	/* no device, knob or instance: no gap before the colon */
+	snprintf(line, sizeof(line), "<6>event %ju: error: policy reload",
+		 (uintmax_t)act_event_count());
+	assert_non_null(strstr(log_text(), line));
+}
+
+/* a device-wide knob (no instance) and a device event with no knob: no gaps either */
+static void test_log_line_gaps(void **state)
+{
+	char line[256];
+	uint64_t o = 0, n = 8;
+
+	(void)state;
+	capture_log(true);
+	act_event("lab", "va", "rx-usecs", "", -1, &o, &n, WHO_MANUAL, "set");
+	act_event("", "vb", NULL, NULL, -1, NULL, NULL, WHO_DAEMON, "gone");
+	capture_log(false);
+	snprintf(line, sizeof(line), "<6>event %ju: manual lab:va rx-usecs: set\n"
+		 "<6>event %ju: daemon vb: gone\n", (uintmax_t)act_event_count() - 1,
+		 (uintmax_t)act_event_count());
+	assert_non_null(strstr(log_text(), line));
 }
 
 int main(void)
@@ -143,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_name_shown_once),
 		cmocka_unit_test(test_reason_shown_once),
+		cmocka_unit_test(test_log_line_gaps),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
