@@ -176,6 +176,7 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 	tc = (c == "c") ? "" : c ":"
 	if ("events" in f) ev[f["scen"]] = ev[f["scen"]] " " tc f["events"]
 	if ("vqt_cpu_pm" in f) cpu[f["scen"]] = cpu[f["scen"]] " " tc f["vqt_cpu_pm"] / 10 "%"
+	if ("ticks" in f) tk[f["scen"]] = tk[f["scen"]] " " tc f["ticks"] "x" sprintf("%.2f/%.2f", f["tick_wall_ns"] / 1e6, f["tick_cpu_ns"] / 1e6)
 	next
 }
 function metrics_of(s) { return (s == "rr") ? "p50_us p99_us" : (s == "bulkrr") ? "p50_us p99_us gbps" : "gbps" }
@@ -251,6 +252,7 @@ END {
 			ratio(m("slowzc" SUBSEP "a" SUBSEP "gbps"), m(copyref("slowzc")))
 	for (i = 1; i <= ns; i++) if (order[i] in ev) printf "  vqtuned knob events per run, %s:%s\n", order[i], ev[order[i]]
 	for (i = 1; i <= ns; i++) if (order[i] in cpu) printf "  vqtuned CPU per run (share of one vCPU), %s:%s\n", order[i], cpu[order[i]]
+	for (i = 1; i <= ns; i++) if (order[i] in tk) printf "  vqtuned ticks per run x mean tick wall/CPU ms (warm-up included), %s:%s\n", order[i], tk[order[i]]
 	printf "guest time per scenario:%s; wall time incl. build and boot %ds\n", times, wall
 	# every table cell must have a figure
 	for (i = 1; i <= ns; i++) {

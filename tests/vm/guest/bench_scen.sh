@@ -395,6 +395,14 @@ vqt_stop() {
 		/proc/$VQT_PID/stat 2>/dev/null)
 	vqt events > $VQT_DIR/events 2>&1
 	VQT_EV=$(vqt --json events 2>/dev/null | grep -o '"knob"' | wc -l)
+	# its ticks since it started, warm-up included, and a tick's mean wall and CPU time in ns
+	# (/v1/status ticks, tick_wall_ns, tick_cpu_ns): what the running daemon holds a vCPU for
+	VQT_TICKS=$(vqt --json status 2>/dev/null | tr -d ' \n' | awk '
+		{ n = w = c = 0
+		  if (match($0, /"ticks":[0-9]+/)) n = substr($0, RSTART + 8, RLENGTH - 8)
+		  if (match($0, /"tick_wall_ns":[0-9]+/)) w = substr($0, RSTART + 15, RLENGTH - 15)
+		  if (match($0, /"tick_cpu_ns":[0-9]+/)) c = substr($0, RSTART + 14, RLENGTH - 14)
+		  if (n > 0) printf "ticks=%d tick_wall_ns=%d tick_cpu_ns=%d\n", n, w / n, c / n }')
 	stop_pid "$VQT_PID"
 	VQT_PID=""
 }
@@ -455,7 +463,7 @@ run_vqtuned() {
 		# what the controllers did, for whoever reads a surprising figure
 		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 |
 			sed "s/^/vqtuned ($c) run $r: /"
-		emit "$s" "$c" vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0}"
+		emit "$s" "$c" vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0} $VQT_TICKS"
 	else
 		echo "$out" | sed 's/^/    /'
 		vqt_stop
