@@ -151,15 +151,10 @@ void ctl_text_status(json_t *r)
 		if (json_integer_value(max) <= json_integer_value(base) ||
 		    !strcmp(ctl_str(r, "mode"), "observe"))
 			printf(" (fixed)");
-		else if (json_is_integer(ctld) && !json_integer_value(ctld))
-			printf(" (fixed while no device is controlled; then %s, up to %s "
-			       "while nothing moves)",
-			       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b,
-						   sizeof(b)),
-			       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m,
-						   sizeof(m)));
 		else
-			printf(" (%s, up to %s while nothing moves)",
+			printf(" (%s%s, up to %s while nothing moves)",
+			       json_is_integer(ctld) && !json_integer_value(ctld) ?
+			       "fixed while no device is controlled; then " : "",
 			       ctl_fmt_duration_ns((uint64_t)json_integer_value(base), b,
 						   sizeof(b)),
 			       ctl_fmt_duration_ns((uint64_t)json_integer_value(max), m,

@@ -133,6 +133,17 @@ bool decide_controlled(const struct device *d)
 	return !strcmp(st, "active") || !strcmp(st, "advise");
 }
 
+void decide_device_counts(unsigned int *managed, unsigned int *controlled)
+{
+	struct device *d;
+
+	*managed = *controlled = 0;
+	dev_for_each(d) {
+		*managed += d->managed;
+		*controlled += decide_controlled(d);
+	}
+}
+
 /*
  * The instance of @k that belongs to unit @q (decide.h: device-wide knobs to unit 0). A NAPI
  * whose RX queue the kernel does not report (veth does not link queues to NAPIs) belongs

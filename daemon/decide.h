@@ -66,6 +66,9 @@ void decide_tick(unsigned int ticks);
 const char *decide_state(const struct device *d);
 /* Whether the policy's laws run on @d: decide_state() is "active" or "advise". */
 bool decide_controlled(const struct device *d);
+/* The devices managed (d->managed) and controlled (decide_controlled()) now, as
+ * /v1/status and /metrics count them. */
+void decide_device_counts(unsigned int *managed, unsigned int *controlled);
 
 /*
  * The "controller" object of one queue in GET /v1/devices/{dev}/queues (docs/api.md):

@@ -115,14 +115,10 @@ static void controller_families(struct prom *p)
 static void daemon_families(struct prom *p)
 {
 	const char *const ver[] = { "version", VQ_VERSION, NULL };
-	unsigned int managed = 0, controlled = 0;
+	unsigned int managed, controlled;
 	enum tick_part tp;
-	struct device *d;
 
-	dev_for_each(d) {
-		managed += d->managed;
-		controlled += decide_controlled(d);
-	}
+	decide_device_counts(&managed, &controlled);
 	prom_family(p, "vqtune_up", "gauge", "1 while vqtuned answers");
 	prom_u64(p, "vqtune_up", NULL, 1);
 	prom_family(p, "vqtune_build_info", "gauge", "vqtuned version, always 1");

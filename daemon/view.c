@@ -139,15 +139,11 @@ static json_t *dev_json(const struct device *d)
 int view_status(json_t **out)
 {
 	json_t *parts = json_object();
-	unsigned int managed = 0, controlled = 0;
+	unsigned int managed, controlled;
 	enum tick_part tp;
-	struct device *d;
 
-	dev_for_each(d) {
-		managed += d->managed;
-		/* what the pacer counts (main.c pace_work()): a tick paces only with one */
-		controlled += decide_controlled(d);
-	}
+	/* controlled: what the pacer counts (main.c pace_work()): a tick paces only with one */
+	decide_device_counts(&managed, &controlled);
 	for (tp = 0; tp < TP_NUM; tp++)
 		json_object_set_new(parts, tick_part_name(tp),
 				    json_integer((json_int_t)runtime.part_ns[tp]));
