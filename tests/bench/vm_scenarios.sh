@@ -42,7 +42,9 @@
 # the kernel's built-in one FIFO; fq_codel, as Debian's kernels and systemd set it),
 # VQ_BENCH_LINE_MBIT (the backend's line rate, vqpair debugfs line_rate_mbit, 0..100000
 # Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_BENCH_NICE
-# (vqtuned's nice value, 0..19, default 0: as systemd/vqtuned.service runs it), VQ_VM_TIMEOUT
+# (vqtuned's nice value, 0..19, default 0: as systemd/vqtuned.service runs it),
+# VQ_BENCH_SLICE_US ((c)'s vqtuned --sched-slice: 0, default, asks for none, or 100..100000
+# us; Linux 6.12+ keeps it), VQ_VM_TIMEOUT
 # (30..86400 s as tests/vm/run.sh takes it, default 1500 s per VQ_BENCH_RUNS, at least 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -69,6 +71,9 @@ BENCH_EVENTS_MAX=1000
 BENCH_LINE_MAX_MBIT=100000
 # vqtuned's nice value: setpriority(2)'s lowest priority is 19
 BENCH_NICE_MAX=19
+# vqtuned --sched-slice's own range (SLICE_MIN_US, SLICE_MAX_US in daemon/slice.h), 0: none
+BENCH_SLICE_MIN_US=100
+BENCH_SLICE_MAX_US=100000
 # tests/vm/run.sh's VQ_VM_TIMEOUT range (0 would be timeout(1)'s "no limit")
 VM_TIMEOUT_MIN_S=30
 VM_TIMEOUT_MAX_S=86400
@@ -318,6 +323,12 @@ need_uint VQ_BENCH_MAX_TICK_MS "${VQ_BENCH_TICK_MS:-1000}" $BENCH_TICK_MAX_MS \
 need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
 need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
 need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "a nice(1) value; a negative one would put vqtuned before the workload"
+need_uint VQ_BENCH_SLICE_US 0 $BENCH_SLICE_MAX_US "us, vqtuned --sched-slice, 0: none"
+if [ -n "${VQ_BENCH_SLICE_US:-}" ] && [ "$VQ_BENCH_SLICE_US" != 0 ] &&
+	[ "$VQ_BENCH_SLICE_US" -lt $BENCH_SLICE_MIN_US ]; then
+	refuse "VQ_BENCH_SLICE_US must be 0 (none) or $BENCH_SLICE_MIN_US..$BENCH_SLICE_MAX_US us" \
+		"(vqtuned --sched-slice), not '$VQ_BENCH_SLICE_US'"
+fi
 need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
 need_words VQ_BENCH_SCENS "$(case_labels measure)"
 need_words VQ_BENCH_GRID "$(case_labels apply_set)"
@@ -345,7 +356,7 @@ for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_MA
 	 VQ_BENCH_SCENS \
 	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
 	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT VQ_BENCH_NICE \
-	 VQ_BENCH_OBSERVE; do
+	 VQ_BENCH_OBSERVE VQ_BENCH_SLICE_US; do
 	val=${!v:-}
 	[ -n "$val" ] || continue
 	# a kernel command-line word has no spaces: lists travel comma-separated

@@ -138,10 +138,17 @@ check "vm_scenarios VQ_BENCH_LINE_MBIT=100001" "2 vm_scenarios: VQ_BENCH_LINE_MB
 check "vm_scenarios VQ_BENCH_NICE=-1" "2 vm_scenarios: VQ_BENCH_NICE must be a whole number in\
  0..19 (a nice(1) value; a negative one would put vqtuned before the workload), not '-1' files=0" \
 	"$(scen VQ_BENCH_NICE=-1)"
+check "vm_scenarios VQ_BENCH_SLICE_US=50" "2 vm_scenarios: VQ_BENCH_SLICE_US must be 0\
+ (none) or 100..100000 us (vqtuned --sched-slice), not '50' files=0" \
+	"$(scen VQ_BENCH_SLICE_US=50)"
+check "vm_scenarios VQ_BENCH_SLICE_US=100001" "2 vm_scenarios: VQ_BENCH_SLICE_US must be a\
+ whole number in 0..100000 (us, vqtuned --sched-slice, 0: none), not '100001' files=0" \
+	"$(scen VQ_BENCH_SLICE_US=100001)"
 check "vm_scenarios --check takes good settings" "0  files=0" \
 	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \
-		VQ_BENCH_OBSERVE=1 VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_VM_TIMEOUT=5400 -- --check 6.12)"
+		VQ_BENCH_OBSERVE=1 VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_BENCH_SLICE_US=100 \
+		VQ_VM_TIMEOUT=5400 -- --check 6.12)"
 
 # ---- vm_scenarios --table FILE: the table of kept bench lines, nothing booted. Two rounds
 # of rr with every column; medians of two runs are their mean.

@@ -83,8 +83,6 @@ pp() {
 }
 cpu_cs() { awk '{ print $14 + $15 }' /proc/$V/stat; }
 vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
-# jnum KEY: an integer member of the JSON in $t (its blanks and newlines taken out)
-jnum() { echo "$t" | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 
 echo "bench-rrpair-head: kernel $(uname -r) cpus $(nproc) pairs $PAIRS window ${DUR}s" \
 	"windows $WINDOWS warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_MS:+${MAX_TICK_MS}ms}${MAX_TICK_MS:-default}" \
@@ -114,7 +112,7 @@ while [ $p -le "$PAIRS" ]; do
 	if [ "$p" = 1 ]; then
 		# the tick's range as the daemon runs it (status tick_base_ns, tick_max_ns)
 		t=$(vqt --json status | tr -d " \n")
-		b=$(jnum tick_base_ns) m=$(jnum tick_max_ns)
+		b=$(jnum "$t" tick_base_ns) m=$(jnum "$t" tick_max_ns)
 		[ -n "$b" ] && [ -n "$m" ] || fail "vqtuned status: no tick_base_ns/tick_max_ns"
 		echo "bench-note: vqtuned tick $((b / 1000000))..$((m / 1000000)) ms" \
 			"($([ "$m" -gt "$b" ] && echo paced || echo fixed))"
@@ -145,9 +143,8 @@ while [ $p -le "$PAIRS" ]; do
 	vqt events 2>&1 | tail -4 | sed "s/^/bench-note: pair $p: /"
 	# the daemon's ticks over the pair, warm-up included: what they cost, by part
 	t=$(vqt --json status | tr -d " \n")
-	parts=$(echo "$t" | sed -n 's/.*"tick_parts_ns":{\([^}]*\)}.*/\1/p' | tr -d '"' | tr ',:' ' =')
-	echo "bench-rrpair-tick: pair=$p ticks=$(jnum ticks) wall_ns=$(jnum tick_wall_ns)" \
-		"cpu_ns=$(jnum tick_cpu_ns) $parts"
+	echo "bench-rrpair-tick: pair=$p ticks=$(jnum "$t" ticks)" \
+		"wall_ns=$(jnum "$t" tick_wall_ns) cpu_ns=$(jnum "$t" tick_cpu_ns) $(jparts "$t")"
 	stop_all
 	p=$((p + 1))
 done

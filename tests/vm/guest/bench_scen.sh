@@ -35,7 +35,8 @@
 # measures what vqtuned's sampling alone costs), VQ_BENCH_PIN (CPU placement, below),
 # VQ_BENCH_TRACE (1: each bulkrr cell also gets the queue's state, see trace_start()),
 # VQ_BENCH_QDISC (the pairs' qdisc, pfifo_fast or fq_codel, below), VQ_BENCH_LINE_MBIT (the
-# backend's line rate, below), VQ_BENCH_NICE (vqtuned's nice value, below).
+# backend's line rate, below), VQ_BENCH_NICE (vqtuned's nice value, below),
+# VQ_BENCH_SLICE_US (vqtuned --sched-slice, below).
 . /tests/lib.sh
 
 # measured seconds per run: 10, where 4 s windows read the rr-under-bulk default's p99 at
@@ -59,6 +60,10 @@ MAX_TICK_MS=${VQ_BENCH_MAX_TICK_MS:-}
 # nothing: rr (c)/(a) read 1.20 at nice 10 (noise 0.07) and 1.13 at nice 0 (noise 0.29), 5
 # runs each, both inside the spread of the default columns themselves
 NICE=${VQ_BENCH_NICE:-0}
+# vqtuned --sched-slice in us: 0 (default) asks for none, as systemd/vqtuned.service runs it.
+# A short slice (100) lets a waking workload task take the vCPU from a running tick sooner
+# (EEVDF, Linux 6.12+)
+SLICE_US=${VQ_BENCH_SLICE_US:-0}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
 # the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k and gso16k, for
@@ -332,14 +337,14 @@ vqt() { vqtunectl -s $VQT_DIR/sock --timeout 5 "$@"; }
 # fails (with the reason in VQT_ERR) when it refuses the policy, dies, or does not run it in
 # the policy's mode
 vqt_start() {
-	local n=0 mode pol=${1:-$POLICY} want
+	local n=0 mode pol=${1:-$POLICY} want t b m
 	rm -rf $VQT_DIR
 	mkdir -p $VQT_DIR
 	VQT_ERR=""
 	[ -x /bin/vqtuned ] || { VQT_ERR=vqtuned-not-in-initramfs; return 1; }
 	nice -n "$NICE" vqtuned --netns $NSA --interval "$TICK_MS" \
-		${MAX_TICK_MS:+--max-interval "$MAX_TICK_MS"} --policy "$pol" -s $VQT_DIR/sock \
-		-S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
+		${MAX_TICK_MS:+--max-interval "$MAX_TICK_MS"} --sched-slice "$SLICE_US" \
+		--policy "$pol" -s $VQT_DIR/sock -S $VQT_DIR/state > $VQT_DIR/log 2>&1 &
 	VQT_PID=$!
 	VQT_T0=$(uptime_cs)
 	while [ $n -lt $((VQT_READY_S * 4)) ]; do
@@ -373,36 +378,47 @@ vqt_start() {
 	# bench (each run is a subshell: the mark is a file)
 	if [ ! -e /tmp/bs/tick_noted ]; then
 		: > /tmp/bs/tick_noted
-		vqt --json status 2>/dev/null | grep -oE '"tick_(base|max)_ns": *[0-9]+' |
-			awk -F': *' '
-			/tick_base_ns/ { b = $2 / 1000000 }
-			/tick_max_ns/ { m = $2 / 1000000 }
-			END {
-				if (b == "" || m == "") print "bench-note: vqtuned tick: not in its status"
-				else printf "bench-note: vqtuned tick %d..%d ms (%s)\n", b, m,
-					(m > b ? "paced" : "fixed")
-			}'
+		t=$(vqt --json status 2>/dev/null | tr -d ' \n')
+		b=$(jnum "$t" tick_base_ns) m=$(jnum "$t" tick_max_ns)
+		if [ -z "$b" ] || [ -z "$m" ]; then
+			echo "bench-note: vqtuned tick: not in its status"
+		else
+			echo "bench-note: vqtuned tick $((b / 1000000))..$((m / 1000000)) ms" \
+				"($([ "$m" -gt "$b" ] && echo paced || echo fixed))"
+		fi
 	fi
 	return 0
 }
 
 # vqt_stop: SIGTERM restores every knob it changed; VQT_EV = its decisions (count), the
-# decisions themselves in $VQT_DIR/events for the notes. Not in $(): wait needs this shell.
+# decisions themselves in $VQT_DIR/events for the notes; VQT_TICKS its ticks and a tick's
+# mean wall and CPU time (cell words), VQT_PARTS a tick's mean wall time by part (a note),
+# VQT_HELD the knobs it had changed, as "KNOB[@INSTANCE]=VALUE(ORIGINAL)" words (a note).
+# Not in $(): wait needs this shell.
 vqt_stop() {
+	local t n
 	# its CPU time (utime + stime, USER_HZ = 100) per mille of one vCPU since it started
 	VQT_CPU_PM=$(awk -v t0="$VQT_T0" -v now="$(uptime_cs)" \
 		'{ print (now > t0) ? int(($14 + $15) * 1000 / (now - t0)) : 0 }' \
 		/proc/$VQT_PID/stat 2>/dev/null)
 	vqt events > $VQT_DIR/events 2>&1
+	# what the measured window ran: the knobs table's rows flagged "changed"
+	VQT_HELD=$(vqt knobs $FRONT 2>/dev/null | awk '$NF ~ /(^|,)changed(,|$)/ {
+		printf "%s%s%s=%s(%s)", sep, $1, ($2 == "-" ? "" : "@" $2), $3, $7; sep = " " }')
 	VQT_EV=$(vqt --json events 2>/dev/null | grep -o '"knob"' | wc -l)
 	# its ticks since it started, warm-up included, and a tick's mean wall and CPU time in ns
 	# (/v1/status ticks, tick_wall_ns, tick_cpu_ns): what the running daemon holds a vCPU for
-	VQT_TICKS=$(vqt --json status 2>/dev/null | tr -d ' \n' | awk '
-		{ n = w = c = 0
-		  if (match($0, /"ticks":[0-9]+/)) n = substr($0, RSTART + 8, RLENGTH - 8)
-		  if (match($0, /"tick_wall_ns":[0-9]+/)) w = substr($0, RSTART + 15, RLENGTH - 15)
-		  if (match($0, /"tick_cpu_ns":[0-9]+/)) c = substr($0, RSTART + 14, RLENGTH - 14)
-		  if (n > 0) printf "ticks=%d tick_wall_ns=%d tick_cpu_ns=%d\n", n, w / n, c / n }')
+	t=$(vqt --json status 2>/dev/null | tr -d ' \n')
+	n=$(jnum "$t" ticks)
+	VQT_TICKS=""
+	VQT_PARTS=""
+	if [ "${n:-0}" -gt 0 ]; then
+		VQT_TICKS="ticks=$n tick_wall_ns=$(($(jnum "$t" tick_wall_ns) / n))"
+		VQT_TICKS="$VQT_TICKS tick_cpu_ns=$(($(jnum "$t" tick_cpu_ns) / n))"
+		# where a tick's wall time goes (status tick_parts_ns, vqtuned(8)), us per tick
+		VQT_PARTS=$(jparts "$t" | tr ' ' '\n' | awk -F= -v n="$n" \
+			'$2 > 0 { printf "%s%s=%d", sep, $1, $2 / n / 1000; sep = " " }')
+	fi
 	stop_pid "$VQT_PID"
 	VQT_PID=""
 }
@@ -463,6 +479,8 @@ run_vqtuned() {
 		# what the controllers did, for whoever reads a surprising figure
 		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 |
 			sed "s/^/vqtuned ($c) run $r: /"
+		[ -z "$VQT_PARTS" ] || echo "vqtuned ($c) run $r: tick us by part: $VQT_PARTS"
+		echo "vqtuned ($c) run $r: knobs it held at the end: ${VQT_HELD:-none}"
 		emit "$s" "$c" vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0} $VQT_TICKS"
 	else
 		echo "$out" | sed 's/^/    /'
@@ -524,7 +542,7 @@ mkdir -p /tmp/bs
 echo "$QDISC" > /proc/sys/net/core/default_qdisc ||
 	fail "net.core.default_qdisc: this kernel refuses '$QDISC'"
 echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS measure ${DUR}s" \
-	"warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_MS:+${MAX_TICK_MS}ms}${MAX_TICK_MS:-default} observe $OBSERVE nice $NICE zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
+	"warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_MS:+${MAX_TICK_MS}ms}${MAX_TICK_MS:-default} observe $OBSERVE nice $NICE slice ${SLICE_US}us zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
 	"qdisc $(cat /proc/sys/net/core/default_qdisc) line ${LINE_MBIT}Mbit/s"
 t0=$(cut -d. -f1 /proc/uptime)
 for s in $SCENS; do

@@ -63,5 +63,10 @@ tcp() {
 	wait $spid
 	return 0
 }
+# jnum JSON KEY: the first integer member KEY of JSON (vqtuned's, blanks and newlines
+# already taken out: `tr -d ' \n'`); empty when it has none
+jnum() { echo "$1" | grep -o "\"$2\":[0-9][0-9]*" | head -1 | cut -d: -f2; }
+# jparts JSON: vqtuned's status tick_parts_ns object (same shape) as "PART=NS ..." words
+jparts() { echo "$1" | sed -n 's/.*"tick_parts_ns":{\([^}]*\)}.*/\1/p' | tr -d '"' | tr ',:' ' ='; }
 # ratio A B SCALE: integer A*SCALE/B
 ratio() { awk -v a="$1" -v b="$2" -v s="${3:-1000}" 'BEGIN { if (b == 0) print 0; else printf "%d\n", a * s / b }'; }
