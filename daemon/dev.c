@@ -149,6 +149,11 @@ const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id)
 	return NULL;
 }
 
+bool dev_napi_none(const struct device *d)
+{
+	return d->ns && d->ns->ndv && d->ns->napi_listed && !d->n_napi;
+}
+
 const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q)
 {
 	if (q < d->n_rx && d->rxq[q].napi_id)

@@ -114,7 +114,7 @@ struct device {
 	uint64_t q_sampled_ns, q_interval_ns;	/* queue counters */
 
 	struct ndv_napi *napi;		/* per-NAPI state, from NAPI_GET */
-	unsigned int n_napi;
+	unsigned int n_napi;		/* 0 means none only when dev_napi_none() says so */
 	int napi_rxq[DEV_MAX_QUEUES];	/* unused slot: -1 */
 
 	struct sfs_dev *sfs;		/* its sysfs files kept open (sysfs.h), NULL: none yet */
@@ -167,6 +167,12 @@ int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx);
 /* NAPI serving RX queue @q (or TX queue @q when @tx), or NULL. */
 const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q);
 const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id);
+/*
+ * Whether @d is known to have no NAPI instance: its namespace's latest netdev NAPI_GET dump
+ * answered (Linux 6.9+) and listed none of @d's. False where the kernel cannot tell (no
+ * netdev family, or one without NAPI_GET: 6.3-6.8).
+ */
+bool dev_napi_none(const struct device *d);
 unsigned int dev_count(void);
 /* Changes of the device set: +1 at every dev_add() and dev_del(), from 0 at start (the tick
  * pacer's "the device set changed", which a count misses when one goes and one comes). */

@@ -432,6 +432,13 @@ int knob_writable_from(const struct device *d, const struct knob_inst *ki, int p
 		snprintf(why, whylen, "device not managed: observed read-only");
 		return 0;
 	}
+	/* net-sysfs.c's threaded store refuses a device with no NAPI (EOPNOTSUPP): a veth
+	 * without GRO or XDP; a provider verdict apart, so knob_ro() asks for it each time */
+	if (ki->k == K_THREADED && ki->prov == KP_SYSFS_NAPI && dev_napi_none(d)) {
+		snprintf(why, whylen, "the kernel refuses threaded on a device with no NAPI "
+			 "instance (the netdev family lists none; a veth has one with GRO or XDP on)");
+		return 0;
+	}
 	if (op < 0 || probe_err != -EOPNOTSUPP)
 		return 1;
 	snprintf(why, whylen, "the %s driver cannot change %s",

@@ -353,7 +353,7 @@ static void netdev_sample(struct netns *ns)
 	if (!ns->ndv)
 		return;
 	ndv_qstats_dump(ns->ndv, 0, qstats_cb, ns);
-	ndv_napi_dump(ns->ndv, 0, napi_cb, ns);
+	ns->napi_listed = !ndv_napi_dump(ns->ndv, 0, napi_cb, ns);
 	dev_for_each(d) {
 		if (d->ns != ns || !d->due)
 			continue;
@@ -383,7 +383,7 @@ static bool ethtool_queues(struct device *d)
 	 * and XDP off, as the netdev family tells) they cannot move, and the ioctl is the
 	 * costliest read of a veth: skip it.
 	 */
-	if (!strcmp(d->driver, "veth") && d->ns->ndv && !d->n_napi)
+	if (!strcmp(d->driver, "veth") && dev_napi_none(d))
 		return false;
 	if (!d->ets) {
 		/* a driver without per-queue strings is asked again only after a reconfiguration */

@@ -193,12 +193,23 @@ struct ro_cache {
  */
 static void knob_ro(struct device *d, const struct knob_inst *ki, struct ro_cache *rc, json_t *o)
 {
-	if (rc->verdict[ki->prov] < 0)
-		rc->verdict[ki->prov] = knob_writable(d, ki, rc->why[ki->prov],
-						      sizeof(rc->why[ki->prov]));
-	json_object_set_new(o, "writable", json_boolean(rc->verdict[ki->prov]));
-	if (!rc->verdict[ki->prov])
-		json_object_set_new(o, "read_only_reason", json_string(rc->why[ki->prov]));
+	char own[sizeof(rc->why[0])];
+	const char *why = own;
+	int w;
+
+	if (ki->k == K_THREADED) {
+		/* its verdict is its own (no NAPI on the device), not its provider's: no I/O */
+		w = knob_writable_from(d, ki, 0, own, sizeof(own));
+	} else {
+		if (rc->verdict[ki->prov] < 0)
+			rc->verdict[ki->prov] = knob_writable(d, ki, rc->why[ki->prov],
+							      sizeof(rc->why[ki->prov]));
+		w = rc->verdict[ki->prov];
+		why = rc->why[ki->prov];
+	}
+	json_object_set_new(o, "writable", json_boolean(w));
+	if (!w)
+		json_object_set_new(o, "read_only_reason", json_string(why));
 }
 
 static json_t *knob_json(struct device *d, const struct knob_inst *ki, struct ro_cache *rc)

@@ -3,15 +3,38 @@
 # netlink reader (tests/tools/napi_read.py, no code shared with the daemon), and the daemon's
 # own views show the new value at once: the tick here is 30 s, so the first sample is the only
 # one and a fresh value can come only from the write's read-back. `restore` puts each original
-# back. A set to the value already there is an event saying so, not a change.
+# back. A set to the value already there is an event saying so, not a change. threaded on a
+# device with no NAPI (a veth with GRO off), which the kernel refuses, is read-only with the
+# reason in the views, and a set of it is refused by name before any write.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
 vq_veth "$A" va "$B" vb 2 || exit $KSFT_FAIL
+# GRO and XDP off (veth's default): no NAPI
+ip -n "$A" link add vc type veth peer name vd && ip -n "$A" link set vc up &&
+	ip -n "$A" link set vd up || exit $KSFT_FAIL
 vq_daemon --netns "$A" --netns "$B" --interval 30000 || exit $KSFT_FAIL
 IFX=$(vq_ifindex "$B" vb)
 NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IFX" '$2 == i { print $1; exit }')
 [ -n "$NAPI" ] || { echo "FAIL: vb has no NAPI (GRO on should give one)"; exit $KSFT_FAIL; }
+
+# threaded on vc (no NAPI): read-only, its reason in the view, a set refused by name
+why="the kernel refuses threaded on a device with no NAPI instance (the netdev family lists\
+ none; a veth has one with GRO or XDP on)"
+check "vc's threaded: read-only, with the reason" "False|$why" \
+	"$(vq_ctl --json knobs "$A:vc" | vq_json '"|".join("%s|%s" % (k["writable"],
+		k.get("read_only_reason")) for k in d["knobs"] if k["name"] == "threaded")')"
+check "va's threaded (GRO on: a NAPI): writable" True \
+	"$(vq_ctl --json knobs "$A:va" | vq_json '[k["writable"] for k in d["knobs"]
+		if k["name"] == "threaded"][0]')"
+out=$(vq_ctl set "$A:vc" threaded 1 2>&1)
+check "vqtunectl set vc threaded 1: refused (exit 1)" 1 $?
+check "... by name, with the reason" "vqtunectl: threaded is not writable on vc: $why\
+ (unsupported, field knob)" "$out"
+check "... nothing written: the kernel's threaded" 0 \
+	"$(ip netns exec "$A" cat /sys/class/net/vc/threaded)"
+check "... no event, no change owed" "0 0" "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json '"%d %d" % (d["events"], d["changed_knobs"])')"
 
 # a set to the value the knob already holds writes nothing and owes no restore: its event says
 # so (old == new, "already"), it is not counted as a change, and the knob is pinned all the same

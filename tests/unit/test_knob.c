@@ -461,6 +461,54 @@ static void test_writable_verdict(void **state)
 	dev_del(d);
 }
 
+/*
+ * threaded through device sysfs: the kernel refuses it on a device with no NAPI (a veth
+ * without GRO or XDP), so it is read-only exactly when the netdev family's latest NAPI dump
+ * answered and listed none of the device's. A kernel that cannot tell (no family, or no
+ * NAPI_GET before 6.9) leaves it writable; no other knob of the provider is touched.
+ */
+static void test_writable_threaded(void **state)
+{
+	struct device *d = mkdev();
+	struct ndv_napi napi = { .id = 9, .ifindex = d->ifindex };
+	struct ndv_sock *fake = (struct ndv_sock *)&ns;	/* only tested for NULL */
+	struct knob_inst ki;
+	char why[200];
+
+	d->managed = true;
+	d->dnapi_present = 1u << DNAPI_THREADED | 1u << DNAPI_DEFER_HARD_IRQS;
+	assert_int_equal(knob_find(d, K_THREADED, "", &ki), 0);
+	assert_int_equal(ki.prov, KP_SYSFS_NAPI);
+	/* no netdev family: nothing is known about its NAPIs */
+	assert_false(dev_napi_none(d));
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 1);
+	/* a family whose NAPI dump failed (6.3-6.8: no NAPI_GET): still unknown */
+	ns.ndv = fake;
+	ns.napi_listed = false;
+	assert_false(dev_napi_none(d));
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 1);
+	/* the dump answered and listed none: read-only, and why */
+	ns.napi_listed = true;
+	assert_true(dev_napi_none(d));
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 0);
+	assert_string_equal(why, "the kernel refuses threaded on a device with no NAPI instance "
+			    "(the netdev family lists none; a veth has one with GRO or XDP on)");
+	/* its provider's other knobs stay writable */
+	assert_int_equal(knob_find(d, K_DEFER_HARD_IRQS, "", &ki), 0);
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 1);
+	/* one NAPI listed: writable again */
+	d->napi = &napi;
+	d->n_napi = 1;
+	assert_false(dev_napi_none(d));
+	assert_int_equal(knob_find(d, K_THREADED, "", &ki), 0);
+	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 1);
+	d->napi = NULL;
+	d->n_napi = 0;
+	ns.ndv = NULL;
+	ns.napi_listed = false;
+	dev_del(d);
+}
+
 static void test_names(void **state)
 {
 	int k;
@@ -487,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_write_error_names_knob_not_path),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_writable_verdict),
+		cmocka_unit_test(test_writable_threaded),
 	};
 
 	return cmocka_run_group_tests_name("knob", tests, NULL, NULL);
