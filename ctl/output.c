@@ -181,10 +181,29 @@ void ctl_text_status(json_t *r)
 	printf("changed knobs:    %s (restores owed)\n", ctl_num(r, "changed_knobs", a));
 }
 
+/*
+ * The age of a sample, "0.4s ago", from a reply's sample_age_ns; "never" when it is null (no
+ * sample yet), "-" when the daemon gave none (an older one).
+ */
+static const char *ctl_sample_age(json_t *o, char *buf, size_t len)
+{
+	json_t *a = json_object_get(o, "sample_age_ns");
+	size_t n;
+
+	if (json_is_null(a))
+		return "never";
+	if (!json_is_integer(a) || json_integer_value(a) < 0)
+		return "-";
+	ctl_fmt_duration_ns((uint64_t)json_integer_value(a), buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, n < len ? len - n : 0, " ago");
+	return buf;
+}
+
 void ctl_text_devices(json_t *devices, json_t *const *rates)
 {
 	static const char *const hdr[] = { "NAME", "NETNS", "DRIVER", "STATE", ">IFINDEX",
-		">TXQ", ">RXQ", "MANAGED", "MODE", ">RX RATE", ">TX RATE" };
+		">TXQ", ">RXQ", "MANAGED", "MODE", ">RX RATE", ">TX RATE", ">SAMPLED" };
 	struct ctl_table *t = ctl_table_new(hdr, sizeof(hdr) / sizeof(hdr[0]));
 	json_t *d;
 	size_t i;
@@ -193,7 +212,7 @@ void ctl_text_devices(json_t *devices, json_t *const *rates)
 		return;
 	json_array_foreach(devices, i, d) {
 		char ifi[CTL_CELL_BYTES], txq[CTL_CELL_BYTES], rxq[CTL_CELL_BYTES];
-		char rx[CTL_CELL_BYTES], tx[CTL_CELL_BYTES];
+		char rx[CTL_CELL_BYTES], tx[CTL_CELL_BYTES], age[CTL_CELL_BYTES];
 		const char *ns = json_string_value(json_object_get(d, "netns"));
 		const char *mode = json_is_true(json_object_get(d, "paused")) ? "paused" :
 				   ctl_str(d, "mode");
@@ -202,7 +221,8 @@ void ctl_text_devices(json_t *devices, json_t *const *rates)
 			ctl_num(d, "tx_queues", txq), ctl_num(d, "rx_queues", rxq),
 			ctl_bool(d, "managed"), mode,
 			ctl_fmt_bitrate(ctl_dbl(rates[i], "rx_bytes_per_s"), rx, sizeof(rx)),
-			ctl_fmt_bitrate(ctl_dbl(rates[i], "tx_bytes_per_s"), tx, sizeof(tx)) };
+			ctl_fmt_bitrate(ctl_dbl(rates[i], "tx_bytes_per_s"), tx, sizeof(tx)),
+			ctl_sample_age(d, age, sizeof(age)) };
 
 		ctl_table_add(t, cells);
 	}
@@ -370,8 +390,8 @@ void ctl_text_queues(json_t *r)
 
 	if (!t)
 		return;
-	printf("%s  netns %s  generation %s%s\n", ctl_str(r, "device"), ns && *ns ? ns : "-",
-	       ctl_num(r, "generation", a),
+	printf("%s  netns %s  generation %s  sampled %s%s\n", ctl_str(r, "device"),
+	       ns && *ns ? ns : "-", ctl_num(r, "generation", a), ctl_sample_age(r, b, sizeof(b)),
 	       json_is_false(json_object_get(r, "valid")) ? "  (rates invalid this interval)" : "");
 	printf("  rx %s pkts/s %s   tx %s pkts/s %s\n",
 	       ctl_fmt_si(ctl_dbl(rt, "rx_packets_per_s"), a, sizeof(a)),

@@ -116,6 +116,18 @@ static int dev_or_error(const char *sel, struct device **d, json_t **out)
 	return 404;
 }
 
+/*
+ * How long ago (ns, CLOCK_MONOTONIC, this reply's moment) a read made at @at was: the age of
+ * a sample, which a client on another host cannot work out from @at itself; null before
+ * the first read (@at 0).
+ */
+static json_t *age_json(uint64_t at)
+{
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
+
+	return at ? json_integer((json_int_t)(now > at ? now - at : 0)) : json_null();
+}
+
 static json_t *dev_json(const struct device *d)
 {
 	char hex[2 * IFNAMSIZ + 1];
@@ -133,6 +145,7 @@ static json_t *dev_json(const struct device *d)
 	json_object_set_new(o, "tx_bytes", json_integer(d->dctr[DC_TX_BYTES]));
 	json_object_set_new(o, "rx_packets", json_integer(d->dctr[DC_RX_PACKETS]));
 	json_object_set_new(o, "tx_packets", json_integer(d->dctr[DC_TX_PACKETS]));
+	json_object_set_new(o, "sample_age_ns", age_json(d->sampled_ns));
 	return o;
 }
 
@@ -401,5 +414,6 @@ int view_queues(const char *sel, json_t **out)
 			 "queues_interval_ns", (json_int_t)d->q_interval_ns,
 			 "settings_read_ns", (json_int_t)d->eth_read_ns, "valid", d->dvalid,
 			 "totals", totals, "queues", qs);
+	json_object_set_new(*out, "sample_age_ns", age_json(d->sampled_ns));
 	return 200;
 }

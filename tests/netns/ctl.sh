@@ -351,7 +351,8 @@ vq_wait_code 200 GET "/v1/devices/$B:v%5C%5Cxff0" 5 >/dev/null
 check "the display form v\\xff0 is ambiguous in $B" 409 "$(vq_code GET "/v1/devices/$B:v%5Cxff0")"
 # rates need two samples of a device: the first tick after the links appeared shows "-"
 rated() {
-	awk -v b="$B" '$2 == b && $1 ~ /^v\\+xff0$/ && $(NF - 2) == "bit/s" && $NF == "bit/s"' \
+	awk -v b="$B" '$2 == b && $1 ~ /^v\\+xff0$/ && $(NF - 4) == "bit/s" &&
+		$(NF - 2) == "bit/s" && $NF == "ago"' \
 		"$VQ_TMP/devs" | wc -l
 }
 for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -363,6 +364,23 @@ vq_ctl devices >"$VQ_TMP/devs"
 check "devices: exit code" 0 $?
 check "devices: both rows have rates, not '-'" 2 "$(rated)"
 ip -n "$B" link del "$RAW" && ip -n "$B" link del 'v\xff0'
+
+# how old each device's sample is: the API's sample_age_ns (this reply's moment) and the
+# SAMPLED column. vb is managed (a sample every 100 ms tick), lo of $B observed (every 10 s)
+ages=$(vq_api GET /v1/devices | cut -d' ' -f2- | vq_json '" ".join("%s=%s" % (x["name"],
+	x["sample_age_ns"]) for x in d["devices"] if x["netns"] == "'"$B"'" and
+	x["name"] in ("vb", "lo"))')
+check_true "sample_age_ns: vb's under 2 s, lo's under 12 s ($ages)" python3 -c '
+import sys
+a = dict(w.split("=") for w in sys.argv[1].split())
+sys.exit(not (0 <= int(a["vb"]) < 2e9 and 0 <= int(a["lo"]) < 12e9))' "$ages"
+vq_ctl devices >"$VQ_TMP/devs"
+check_true "devices: vb's SAMPLED reads 'N[m]s ago' ($(awk -v b="$B" '$1 == "vb" && $2 == b {
+	print $(NF - 1), $NF }' "$VQ_TMP/devs"))" awk -v b="$B" '$1 == "vb" && $2 == b {
+	ok = $NF == "ago" && $(NF - 1) ~ /^[0-9][0-9.]*(ms|us|s)$/ } END { exit !ok }' "$VQ_TMP/devs"
+vq_ctl queues "$B:vb" >"$VQ_TMP/q"
+check_true "queues: its header says when it was sampled ($(head -1 "$VQ_TMP/q"))" \
+	grep -Eq "^vb  netns $B  generation [0-9]+  sampled [0-9][0-9.]*(ms|us|s) ago" "$VQ_TMP/q"
 
 # a disruptive knob without consent: the CLI names its option, --json keeps the API's words
 ev0=$(events)

@@ -166,6 +166,45 @@ static void test_status_tick(void **state)
 	json_decref(st);
 }
 
+/* ctl_text_devices() with no rates (each "-"), as capture() calls it */
+static void devices_text(json_t *devs)
+{
+	json_t *rates[3] = { NULL, NULL, NULL };
+
+	ctl_text_devices(devs, rates);
+}
+
+/*
+ * How old each device's sample is: `vqtunectl devices` has a SAMPLED column ("0.4s ago";
+ * "never" before the first sample; "-" from a daemon that does not say), and the queues
+ * view's header line says it too.
+ */
+static void test_sample_age(void **state)
+{
+	json_t *devs = json_pack("[{s:s, s:I}, {s:s, s:n}, {s:s}]",
+				 "name", "vb", "sample_age_ns", (json_int_t)400000000,
+				 "name", "vc", "sample_age_ns", "name", "vd");
+	json_t *q = json_pack("{s:s, s:s, s:i, s:I, s:{}, s:[]}", "device", "vb", "netns", "lab",
+			      "generation", 1, "sample_age_ns", (json_int_t)12000000000,
+			      "totals", "queues");
+	char out[OUT_MAX_BYTES], *l;
+
+	(void)state;
+	capture(devices_text, devs, out, sizeof(out));
+	assert_non_null(strstr(out, " SAMPLED\n"));
+	assert_non_null(l = strstr(out, "\nvb "));
+	assert_non_null(strstr(l, " 400ms ago\n"));
+	assert_non_null(l = strstr(out, "\nvc "));
+	assert_non_null(strstr(l, " never\n"));
+	assert_non_null(l = strstr(out, "\nvd "));
+	assert_non_null(strstr(l, " -\n"));
+	capture(ctl_text_queues, q, out, sizeof(out));
+	if (strncmp(out, "vb  netns lab  generation 1  sampled 12.0s ago\n", 47))
+		fail_msg("queues header: %s", out);
+	json_decref(devs);
+	json_decref(q);
+}
+
 /* `vqtunectl status`: the daemon's scheduler slice, none per task, or an older daemon's "-" */
 static void test_status_slice(void **state)
 {
@@ -225,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_status_tick),
 		cmocka_unit_test(test_status_slice),
 		cmocka_unit_test(test_status_tick_cost),
+		cmocka_unit_test(test_sample_age),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
