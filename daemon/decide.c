@@ -19,6 +19,7 @@
 #include "knob.h"
 #include "log.h"
 #include "netns.h"
+#include "runtime.h"
 #include "util.h"
 #include "vqp.h"
 #include "vqpair.h"
@@ -296,10 +297,14 @@ static void apply(struct device *d, struct ctl_unit *u, enum policy_ctl law,
 	enum act_result r;
 	char err[256] = "";
 
+	uint64_t t = util_now_ns(CLOCK_MONOTONIC);
+
 	act_context(decide_law_name(law), rollback ? "rollback" : "applied", sigj);
 	r = act_set(d, &u->ki[k], (uint64_t)s->new_value, WHO_CONTROLLER, false, s->reason, &oldv,
 		    &newv, err, sizeof(err));
 	act_context_clear();
+	/* a tick part of its own; main.c takes it out of the decisions' (TP_CONTROL) */
+	runtime_lap(&t, TP_WRITES);
 	if (r != ACT_OK) {
 		/*
 		 * The knob keeps its value; the guard forgets a step that never happened and

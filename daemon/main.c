@@ -54,8 +54,6 @@
 #define MAX_NETNS_ARGS		64
 #define SOCKET_MODE		0660	/* DESIGN.md: operators in the socket's group may write */
 
-struct runtime runtime;
-
 struct opts {
 	const char *socket;
 	const char *listen;
@@ -516,16 +514,19 @@ static void slice_apply(unsigned int us)
 static void tick(int tfd)
 {
 	/* the wall window holds the CPU one: a tick's CPU time never reads above its wall time */
-	uint64_t w0 = util_now_ns(CLOCK_MONOTONIC), lap;
+	uint64_t w0 = util_now_ns(CLOCK_MONOTONIC), lap, writes;
 	uint64_t t0 = util_now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	unsigned int next;
 	bool busy;
 
 	smp_tick();
 	lap = util_now_ns(CLOCK_MONOTONIC);
+	writes = runtime.part_ns[TP_WRITES];
 	/* after the sample (and its outside-write check): decide on what was just read */
 	decide_tick(pace_ticks(&pace));
 	runtime_lap(&lap, TP_CONTROL);
+	/* the writes inside it are their own part (decide.c apply()) */
+	runtime.part_ns[TP_CONTROL] -= runtime.part_ns[TP_WRITES] - writes;
 	if (pace_on()) {
 		/* both always run: pace_work() keeps every controlled device's readings */
 		busy = pace_work();

@@ -3,6 +3,8 @@
 
 #include "runtime.h"
 
+struct runtime runtime;
+
 const char *tick_part_name(enum tick_part tp)
 {
 	static const char *const name[TP_NUM] = {
@@ -10,6 +12,7 @@ const char *tick_part_name(enum tick_part tp)
 		[TP_QUEUES] = "sysfs-queues", [TP_NETDEV] = "netdev", [TP_QDISC] = "qdisc",
 		[TP_BQL] = "bql", [TP_ETHTOOL] = "ethtool", [TP_ETHTOOL_STATS] = "ethtool-stats",
 		[TP_VQPAIR] = "vqpair", [TP_OUTSIDE] = "outside-check", [TP_CONTROL] = "control",
+		[TP_WRITES] = "knob-writes",
 	};
 
 	return (unsigned int)tp < TP_NUM ? name[tp] : NULL;

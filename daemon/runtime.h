@@ -24,7 +24,9 @@ enum tick_part {
 	TP_ETHTOOL_STATS,	/* ethtool -S per-queue counters (SIOCETHTOOL) */
 	TP_VQPAIR,		/* the vqpair family's dumps */
 	TP_OUTSIDE,		/* the outside-writer check of managed devices */
-	TP_CONTROL,		/* the controllers' decisions and writes */
+	TP_CONTROL,		/* the controllers' decisions (their writes apart) */
+	TP_WRITES,		/* the controllers' knob writes (act_set(): read, journal, write,
+				 * read back, journal) */
 	TP_NUM
 };
 

@@ -67,8 +67,8 @@ check_true "vqtune_ticks_total grows between scrapes ($t1 -> $t2)" test "${t2:-0
 # and netdev took time; the parts add up to no more than the ticks' wall time
 parts=$(awk -F'"' '/^vqtune_tick_part_seconds_total\{/ { print $2 }' "$VQ_TMP/m1" | sort | xargs)
 check "vqtune_tick_part_seconds_total parts (vqtuned(8) TICK COST)" \
-	"bql control ethtool ethtool-stats netdev outside-check qdisc rtnl-links rtnl-stats \
-sysfs-queues vqpair" "$parts"
+	"bql control ethtool ethtool-stats knob-writes netdev outside-check qdisc rtnl-links \
+rtnl-stats sysfs-queues vqpair" "$parts"
 part() { series "$VQ_TMP/m1" vqtune_tick_part_seconds_total "part=\"$1\""; }
 check_true "rtnl-stats took time ($(part rtnl-stats) s)" awk -v v="$(part rtnl-stats)" \
 	'BEGIN { exit !(v > 0) }'

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -22,6 +23,7 @@
 #include "knob.h"
 #include "netns.h"
 #include "policy.h"
+#include "runtime.h"
 
 static struct netns ns = { .name = "lab", .sysfs = "/nonexistent" };
 
@@ -33,6 +35,8 @@ struct netns *netns_find(const char *name)
 /* ---- fake actuator journal ---- */
 
 #define MAX_WRITES	256
+/* what a faked write takes: the decisions' tick part must not hold it (TP_WRITES) */
+#define WRITE_TAKES_NS	200000L
 #define MAX_EVENTS	256
 static struct {
 	enum knob_id k;
@@ -112,6 +116,7 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 			  "%s refused", reason);
 		return ACT_EKERNEL;
 	}
+	nanosleep(&(struct timespec){ .tv_nsec = WRITE_TAKES_NS }, NULL);
 	writes[n_writes].k = ki->k;
 	writes[n_writes].v = v;
 	writes[n_writes].who = who;
@@ -196,6 +201,7 @@ static int setup(void **state)
 		json_decref(events[i].signals);
 	n_writes = n_events = 0;
 	pin_all = fail_writes = false;
+	memset(runtime.part_ns, 0, sizeof(runtime.part_ns));
 	return 0;
 }
 
@@ -239,6 +245,8 @@ static void test_active_converges(void **state)
 	}
 	lm = d->txq[0].bql[BQL_LIMIT_MAX];
 	assert_true(n_writes >= 6);		/* 4 MiB -> 50 kB at most halving */
+	/* the writes' time is a tick part of its own, at least what each one took */
+	assert_true(runtime.part_ns[TP_WRITES] >= (uint64_t)n_writes * WRITE_TAKES_NS);
 	/* converged within the guard's 4% dead band of D x T, and quiet at steady state */
 	assert_true(fabs((double)lm - target) <= 0.04 * target + 1);
 	assert_int_equal(n_writes, settled_writes);
@@ -371,6 +379,8 @@ static void test_advise(void **state)
 	}
 	assert_int_equal(count_events("advised"), 2);
 	assert_int_equal(n_writes, 0);
+	/* advice writes nothing: no write time */
+	assert_int_equal(runtime.part_ns[TP_WRITES], 0);
 	/* advised is controlled too: the pacer and the status count it */
 	assert_true(decide_controlled(d));
 }

@@ -96,4 +96,5 @@ test_decide_OBJS := daemon/decide.c daemon/decide_signals.c daemon/decide_view.c
 		    daemon/guard.c daemon/policy.c daemon/policy_schema.c daemon/policy_pos.c \
 		    daemon/policy_state.c daemon/apierr.c daemon/knob.c daemon/knob_io.c daemon/knob_rule.c daemon/dev.c daemon/util.c \
 		    daemon/sysfs.c daemon/nl_netdev.c daemon/nl_ethtool.c daemon/genl.c \
-		    daemon/ethstats.c daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c
+		    daemon/ethstats.c daemon/vqp.c daemon/vqp_parse.c daemon/rate.c daemon/log.c \
+		    daemon/runtime.c
