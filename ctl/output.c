@@ -182,7 +182,7 @@ void ctl_text_status(json_t *r)
 }
 
 /*
- * The age of a sample, "0.4s ago", from a reply's sample_age_ns; "never" when it is null (no
+ * The age of a sample, "400ms ago", from a reply's sample_age_ns; "never" when it is null (no
  * sample yet), "-" when the daemon gave none (an older one).
  */
 static const char *ctl_sample_age(json_t *o, char *buf, size_t len)

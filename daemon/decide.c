@@ -296,7 +296,6 @@ static void apply(struct device *d, struct ctl_unit *u, enum policy_ctl law,
 	uint64_t oldv, newv;
 	enum act_result r;
 	char err[256] = "";
-
 	uint64_t t = util_now_ns(CLOCK_MONOTONIC);
 
 	act_context(decide_law_name(law), rollback ? "rollback" : "applied", sigj);

@@ -151,7 +151,7 @@ const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id)
 
 bool dev_napi_none(const struct device *d)
 {
-	return d->ns && d->ns->ndv && d->ns->napi_listed && !d->n_napi;
+	return d->napi_listed && !d->n_napi;
 }
 
 const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q)

@@ -115,6 +115,7 @@ struct device {
 
 	struct ndv_napi *napi;		/* per-NAPI state, from NAPI_GET */
 	unsigned int n_napi;		/* 0 means none only when dev_napi_none() says so */
+	bool napi_listed;		/* its latest sample's NAPI_GET dump answered (6.8+) */
 	int napi_rxq[DEV_MAX_QUEUES];	/* unused slot: -1 */
 
 	struct sfs_dev *sfs;		/* its sysfs files kept open (sysfs.h), NULL: none yet */
@@ -168,9 +169,9 @@ int dev_set_queues(struct device *d, unsigned int n_tx, unsigned int n_rx);
 const struct ndv_napi *dev_napi_by_queue(const struct device *d, unsigned int q);
 const struct ndv_napi *dev_napi_by_id(const struct device *d, uint32_t id);
 /*
- * Whether @d is known to have no NAPI instance: its namespace's latest netdev NAPI_GET dump
- * answered (Linux 6.9+) and listed none of @d's. False where the kernel cannot tell (no
- * netdev family, or one without NAPI_GET: 6.3-6.8).
+ * Whether @d is known to have no NAPI instance: the netdev NAPI_GET dump of its latest
+ * sample answered (Linux 6.8+) and listed none of @d's. False before that sample and where
+ * the kernel cannot tell (no netdev family, or one without NAPI_GET: 6.3-6.7).
  */
 bool dev_napi_none(const struct device *d);
 unsigned int dev_count(void);

@@ -416,8 +416,21 @@ static int eth_op_of(enum knob_prov p)
 	}
 }
 
-int knob_writable_from(const struct device *d, const struct knob_inst *ki, int probe_err,
-		       char *why, size_t whylen)
+/*
+ * net-sysfs.c's threaded store refuses a device with no NAPI (EOPNOTSUPP). Said only of a
+ * veth, whose NAPI exists exactly while it is up with GRO or XDP on: another driver may have
+ * NAPIs the netdev dump does not list (a TX-only one has no id), so its write tells.
+ * @none: the device is known to have no NAPI.
+ */
+static bool threaded_refused(const struct device *d, const struct knob_inst *ki, bool none)
+{
+	return none && ki->k == K_THREADED && ki->prov == KP_SYSFS_NAPI &&
+	       !strcmp(d->driver, "veth");
+}
+
+/* knob_writable_from() with what is known of the device's NAPIs in @napi_none */
+static int writable_verdict(const struct device *d, const struct knob_inst *ki, int probe_err,
+			    bool napi_none, char *why, size_t whylen)
 {
 	/* what the driver cannot change, and the ethtool_ops member it lacks */
 	static const char *const what[] = {
@@ -432,9 +445,8 @@ int knob_writable_from(const struct device *d, const struct knob_inst *ki, int p
 		snprintf(why, whylen, "device not managed: observed read-only");
 		return 0;
 	}
-	/* net-sysfs.c's threaded store refuses a device with no NAPI (EOPNOTSUPP): a veth
-	 * without GRO or XDP; a provider verdict apart, so knob_ro() asks for it each time */
-	if (ki->k == K_THREADED && ki->prov == KP_SYSFS_NAPI && dev_napi_none(d)) {
+	/* a verdict apart from its provider's, so knob_ro() asks for it each time */
+	if (threaded_refused(d, ki, napi_none)) {
 		snprintf(why, whylen, "the kernel refuses threaded on a device with no NAPI "
 			 "instance (the netdev family lists none; a veth has one with GRO or XDP on)");
 		return 0;
@@ -446,13 +458,39 @@ int knob_writable_from(const struct device *d, const struct knob_inst *ki, int p
 	return 0;
 }
 
+int knob_writable_from(const struct device *d, const struct knob_inst *ki, int probe_err,
+		       char *why, size_t whylen)
+{
+	return writable_verdict(d, ki, probe_err, dev_napi_none(d), why, whylen);
+}
+
+/* NAPIs of one device, counted from a NAPI_GET dump */
+struct napi_count {
+	int ifindex;
+	unsigned int n;
+};
+
+static int napi_count_cb(const struct ndv_napi *n, void *arg)
+{
+	struct napi_count *c = arg;
+
+	c->n += (int)n->ifindex == c->ifindex;
+	return 0;
+}
+
 int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
 {
+	struct napi_count napis = { .ifindex = d->ifindex };
 	char err[256];
 	int op = eth_op_of(ki->prov), ret = 0;
+	bool none = dev_napi_none(d);
 
 	/* no ethtool socket: no ethtool instance either, nothing to ask */
 	if (d->managed && op >= 0 && d->ns->eth)
 		ret = eth_set_probe(d->ns->eth, d->ifindex, op, err, sizeof(err));
-	return knob_writable_from(d, ki, ret, why, whylen);
+	/* no NAPI at the last sample: ask again, GRO may have come on since (a failed dump
+	 * cannot tell, and the write will) */
+	if (d->managed && threaded_refused(d, ki, none) && d->ns->ndv)
+		none = !ndv_napi_dump(d->ns->ndv, d->ifindex, napi_count_cb, &napis) && !napis.n;
+	return writable_verdict(d, ki, ret, none, why, whylen);
 }

@@ -137,7 +137,9 @@ uint64_t knob_fit(const struct knob_inst *ki, uint64_t v, uint64_t from);
  * An unmanaged device is never written ("device not managed: observed read-only"). For the
  * ethtool providers the kernel is asked with eth_set_probe() (a SET that changes nothing),
  * so a driver without the set operation (vqpair, tun for channels) is known before any
- * write; any answer but -EOPNOTSUPP leaves the knob writable and lets the write tell.
+ * write; any answer but -EOPNOTSUPP leaves the knob writable and lets the write tell. The
+ * device-wide threaded (sysfs) of a veth known to have no NAPI (dev_napi_none(), asked
+ * again here with a NAPI_GET dump of the device) is read-only: the kernel refuses it.
  */
 int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen);
 /* The verdict of knob_writable() for a probe answer @probe_err (0 or -errno); no I/O. */

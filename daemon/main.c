@@ -524,9 +524,8 @@ static void tick(int tfd)
 	writes = runtime.part_ns[TP_WRITES];
 	/* after the sample (and its outside-write check): decide on what was just read */
 	decide_tick(pace_ticks(&pace));
-	runtime_lap(&lap, TP_CONTROL);
 	/* the writes inside it are their own part (decide.c apply()) */
-	runtime.part_ns[TP_CONTROL] -= runtime.part_ns[TP_WRITES] - writes;
+	runtime_lap_outer(&lap, TP_CONTROL, TP_WRITES, writes);
 	if (pace_on()) {
 		/* both always run: pace_work() keeps every controlled device's readings */
 		busy = pace_work();

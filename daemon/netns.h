@@ -40,7 +40,6 @@ struct netns {
 	struct rst_sock *rst;		/* RTM_GETSTATS; NULL: link dumps carry the stats */
 	uint64_t links_ns;		/* CLOCK_MONOTONIC of the last full link dump */
 	struct ndv_sock *ndv;		/* netdev family; NULL: kernel lacks it */
-	bool napi_listed;		/* its latest NAPI_GET dump answered (Linux 6.9+) */
 	struct eth_sock *eth;		/* ethtool family; NULL: kernel lacks it */
 	struct eth_mon *ethmon;		/* its settings news (nl_ethtool.h); NULL: none */
 	int ioctl_fd;			/* SIOCETHTOOL socket */

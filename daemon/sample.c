@@ -342,21 +342,23 @@ static void layout_begin(struct device *d)
 static void netdev_sample(struct netns *ns)
 {
 	struct device *d;
-	bool layout = false;
+	bool layout = false, listed;
 	uint32_t sig;
 
 	dev_for_each(d) {
 		if (d->ns != ns || !d->due)
 			continue;
 		d->n_napi = 0;
+		d->napi_listed = false;
 	}
 	if (!ns->ndv)
 		return;
 	ndv_qstats_dump(ns->ndv, 0, qstats_cb, ns);
-	ns->napi_listed = !ndv_napi_dump(ns->ndv, 0, napi_cb, ns);
+	listed = !ndv_napi_dump(ns->ndv, 0, napi_cb, ns);
 	dev_for_each(d) {
 		if (d->ns != ns || !d->due)
 			continue;
+		d->napi_listed = listed;
 		sig = napi_sig(d);
 		if (sig != d->napi_sig && !d->layout_now)
 			layout_begin(d);

@@ -201,7 +201,8 @@ struct ro_cache {
 
 /*
  * "writable" of one knob: the device is managed and its driver has the set operation (a
- * driver without it is known before any write, knob.h knob_writable()); a knob that is not
+ * driver without it is known before any write, knob.h knob_writable()), and for a veth's
+ * device-wide threaded, the device has a NAPI as of its last sample; a knob that is not
  * writable carries "read_only_reason".
  */
 static void knob_ro(struct device *d, const struct knob_inst *ki, struct ro_cache *rc, json_t *o)

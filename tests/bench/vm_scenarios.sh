@@ -43,8 +43,8 @@
 # VQ_BENCH_LINE_MBIT (the backend's line rate, vqpair debugfs line_rate_mbit, 0..100000
 # Mbit/s, default 0: none, the worker drains as fast as its CPU allows), VQ_BENCH_NICE
 # (vqtuned's nice value, 0..19, default 0: as systemd/vqtuned.service runs it),
-# VQ_BENCH_SLICE_US ((c)'s vqtuned --sched-slice: 0, default, asks for none, or 100..100000
-# us; Linux 6.12+ keeps it), VQ_VM_TIMEOUT
+# VQ_BENCH_SLICE_US (vqtuned --sched-slice of (c) and (o): 0, default, asks for none, or
+# 100..100000 us; Linux 6.12+ keeps it), VQ_VM_TIMEOUT
 # (30..86400 s as tests/vm/run.sh takes it, default 1500 s per VQ_BENCH_RUNS, at least 5400).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -323,9 +323,11 @@ need_uint VQ_BENCH_MAX_TICK_MS "${VQ_BENCH_TICK_MS:-1000}" $BENCH_TICK_MAX_MS \
 need_uint VQ_BENCH_EVENTS 0 $BENCH_EVENTS_MAX "decisions per run"
 need_uint VQ_BENCH_LINE_MBIT 0 $BENCH_LINE_MAX_MBIT "Mbit/s, 0: no line rate"
 need_uint VQ_BENCH_NICE 0 $BENCH_NICE_MAX "a nice(1) value; a negative one would put vqtuned before the workload"
-need_uint VQ_BENCH_SLICE_US 0 $BENCH_SLICE_MAX_US "us, vqtuned --sched-slice, 0: none"
-if [ -n "${VQ_BENCH_SLICE_US:-}" ] && [ "$VQ_BENCH_SLICE_US" != 0 ] &&
-	[ "$VQ_BENCH_SLICE_US" -lt $BENCH_SLICE_MIN_US ]; then
+# one range with a hole (1..99): one message for every value outside it
+if [ -n "${VQ_BENCH_SLICE_US:-}" ] &&
+	! { [ "$VQ_BENCH_SLICE_US" = 0 ] || { [[ $VQ_BENCH_SLICE_US =~ ^[1-9][0-9]{0,5}$ ]] &&
+	[ "$VQ_BENCH_SLICE_US" -ge $BENCH_SLICE_MIN_US ] &&
+	[ "$VQ_BENCH_SLICE_US" -le $BENCH_SLICE_MAX_US ]; }; }; then
 	refuse "VQ_BENCH_SLICE_US must be 0 (none) or $BENCH_SLICE_MIN_US..$BENCH_SLICE_MAX_US us" \
 		"(vqtuned --sched-slice), not '$VQ_BENCH_SLICE_US'"
 fi

@@ -141,9 +141,11 @@ check "vm_scenarios VQ_BENCH_NICE=-1" "2 vm_scenarios: VQ_BENCH_NICE must be a w
 check "vm_scenarios VQ_BENCH_SLICE_US=50" "2 vm_scenarios: VQ_BENCH_SLICE_US must be 0\
  (none) or 100..100000 us (vqtuned --sched-slice), not '50' files=0" \
 	"$(scen VQ_BENCH_SLICE_US=50)"
-check "vm_scenarios VQ_BENCH_SLICE_US=100001" "2 vm_scenarios: VQ_BENCH_SLICE_US must be a\
- whole number in 0..100000 (us, vqtuned --sched-slice, 0: none), not '100001' files=0" \
-	"$(scen VQ_BENCH_SLICE_US=100001)"
+for v in 100001 010 -1 1e3; do
+	check "vm_scenarios VQ_BENCH_SLICE_US=$v" "2 vm_scenarios: VQ_BENCH_SLICE_US must be 0\
+ (none) or 100..100000 us (vqtuned --sched-slice), not '$v' files=0" \
+		"$(scen VQ_BENCH_SLICE_US="$v")"
+done
 check "vm_scenarios --check takes good settings" "0  files=0" \
 	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \

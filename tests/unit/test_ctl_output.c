@@ -166,16 +166,18 @@ static void test_status_tick(void **state)
 	json_decref(st);
 }
 
-/* ctl_text_devices() with no rates (each "-"), as capture() calls it */
+/* ctl_text_devices() with every device at 1 kbit/s each way, as capture() calls it */
 static void devices_text(json_t *devs)
 {
-	json_t *rates[3] = { NULL, NULL, NULL };
+	json_t *r = json_pack("{s:f, s:f}", "rx_bytes_per_s", 125.0, "tx_bytes_per_s", 125.0);
+	json_t *rates[3] = { r, r, r };
 
 	ctl_text_devices(devs, rates);
+	json_decref(r);
 }
 
 /*
- * How old each device's sample is: `vqtunectl devices` has a SAMPLED column ("0.4s ago";
+ * How old each device's sample is: `vqtunectl devices` has a SAMPLED column ("400ms ago";
  * "never" before the first sample; "-" from a daemon that does not say), and the queues
  * view's header line says it too.
  */
@@ -192,12 +194,13 @@ static void test_sample_age(void **state)
 	(void)state;
 	capture(devices_text, devs, out, sizeof(out));
 	assert_non_null(strstr(out, " SAMPLED\n"));
+	/* the rows in order, each ending with its SAMPLED cell after the TX rate */
 	assert_non_null(l = strstr(out, "\nvb "));
-	assert_non_null(strstr(l, " 400ms ago\n"));
+	assert_non_null(strstr(l, "kbit/s  400ms ago\nvc "));
 	assert_non_null(l = strstr(out, "\nvc "));
-	assert_non_null(strstr(l, " never\n"));
+	assert_non_null(strstr(l, "kbit/s      never\nvd "));
 	assert_non_null(l = strstr(out, "\nvd "));
-	assert_non_null(strstr(l, " -\n"));
+	assert_non_null(strstr(l, "kbit/s          -\n"));
 	capture(ctl_text_queues, q, out, sizeof(out));
 	if (strncmp(out, "vb  netns lab  generation 1  sampled 12.0s ago\n", 47))
 		fail_msg("queues header: %s", out);

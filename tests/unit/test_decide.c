@@ -35,7 +35,7 @@ struct netns *netns_find(const char *name)
 /* ---- fake actuator journal ---- */
 
 #define MAX_WRITES	256
-/* what a faked write takes: the decisions' tick part must not hold it (TP_WRITES) */
+/* what a faked write takes: a tick part of its own (TP_WRITES) */
 #define WRITE_TAKES_NS	200000L
 #define MAX_EVENTS	256
 static struct {
@@ -355,6 +355,25 @@ static void test_ring_at_driver_max(void **state)
 }
 
 /* advise: the same step is advised, never written, and journalled once while it repeats */
+/*
+ * The decisions' part is the control stretch less the writes inside it
+ * (runtime_lap_outer()): a 10 ms stretch holding 4 ms of writes charges control 6 ms.
+ */
+static void test_lap_outer(void **state)
+{
+	uint64_t t = util_now_ns(CLOCK_MONOTONIC) - 10000000, t0 = t, before = 1000;
+
+	(void)state;
+	runtime.part_ns[TP_WRITES] = before + 4000000;
+	runtime_lap_outer(&t, TP_CONTROL, TP_WRITES, before);
+	assert_true(runtime.part_ns[TP_CONTROL] >= 6000000);
+	/* what ran between taking t and the lap: far below a second */
+	assert_true(runtime.part_ns[TP_CONTROL] < 6000000 + 1000000000);
+	assert_int_equal(runtime.part_ns[TP_WRITES], before + 4000000);
+	/* the next lap starts where this one ended */
+	assert_true(t - t0 >= 10000000);
+}
+
 static void test_advise(void **state)
 {
 	struct device *d = mkdev();
@@ -619,6 +638,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ring_pow2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_at_driver_max, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_advise, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lap_outer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pinned_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_control, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_fails, setup, teardown),

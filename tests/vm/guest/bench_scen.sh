@@ -60,7 +60,8 @@ MAX_TICK_MS=${VQ_BENCH_MAX_TICK_MS:-}
 # nothing: rr (c)/(a) read 1.20 at nice 10 (noise 0.07) and 1.13 at nice 0 (noise 0.29), 5
 # runs each, both inside the spread of the default columns themselves
 NICE=${VQ_BENCH_NICE:-0}
-# vqtuned --sched-slice in us: 0 (default) asks for none, as systemd/vqtuned.service runs it.
+# vqtuned --sched-slice in us, for (c) and (o): 0 (default) asks for none, as
+# systemd/vqtuned.service.in runs it.
 # A short slice (100) lets a waking workload task take the vCPU from a running tick sooner
 # (EEVDF, Linux 6.12+)
 SLICE_US=${VQ_BENCH_SLICE_US:-0}
@@ -396,15 +397,21 @@ vqt_start() {
 # VQT_HELD the knobs it had changed, as "KNOB[@INSTANCE]=VALUE(ORIGINAL)" words (a note).
 # Not in $(): wait needs this shell.
 vqt_stop() {
-	local t n
+	local t n w c
 	# its CPU time (utime + stime, USER_HZ = 100) per mille of one vCPU since it started
 	VQT_CPU_PM=$(awk -v t0="$VQT_T0" -v now="$(uptime_cs)" \
 		'{ print (now > t0) ? int(($14 + $15) * 1000 / (now - t0)) : 0 }' \
 		/proc/$VQT_PID/stat 2>/dev/null)
 	vqt events > $VQT_DIR/events 2>&1
 	# what the measured window ran: the knobs table's rows flagged "changed"
-	VQT_HELD=$(vqt knobs $FRONT 2>/dev/null | awk '$NF ~ /(^|,)changed(,|$)/ {
-		printf "%s%s%s=%s(%s)", sep, $1, ($2 == "-" ? "" : "@" $2), $3, $7; sep = " " }')
+	if t=$(vqt knobs $FRONT 2>&1); then
+		VQT_HELD=$(echo "$t" | awk '$NF ~ /(^|,)changed(,|$)/ {
+			printf "%s%s%s=%s(%s)", sep, $1, ($2 == "-" ? "" : "@" $2), $3, $7
+			sep = " " }')
+		VQT_HELD=${VQT_HELD:-none}
+	else
+		VQT_HELD="unknown ($(echo "$t" | head -1))"
+	fi
 	VQT_EV=$(vqt --json events 2>/dev/null | grep -o '"knob"' | wc -l)
 	# its ticks since it started, warm-up included, and a tick's mean wall and CPU time in ns
 	# (/v1/status ticks, tick_wall_ns, tick_cpu_ns): what the running daemon holds a vCPU for
@@ -413,8 +420,8 @@ vqt_stop() {
 	VQT_TICKS=""
 	VQT_PARTS=""
 	if [ "${n:-0}" -gt 0 ]; then
-		VQT_TICKS="ticks=$n tick_wall_ns=$(($(jnum "$t" tick_wall_ns) / n))"
-		VQT_TICKS="$VQT_TICKS tick_cpu_ns=$(($(jnum "$t" tick_cpu_ns) / n))"
+		w=$(jnum "$t" tick_wall_ns) c=$(jnum "$t" tick_cpu_ns)
+		VQT_TICKS="ticks=$n tick_wall_ns=$((${w:-0} / n)) tick_cpu_ns=$((${c:-0} / n))"
 		# where a tick's wall time goes (status tick_parts_ns, vqtuned(8)), us per tick
 		VQT_PARTS=$(jparts "$t" | tr ' ' '\n' | awk -F= -v n="$n" \
 			'$2 > 0 { printf "%s%s=%d", sep, $1, $2 / n / 1000; sep = " " }')
@@ -480,7 +487,7 @@ run_vqtuned() {
 		tail -n $VQT_EVENTS_SHOWN $VQT_DIR/events | cut -c1-160 |
 			sed "s/^/vqtuned ($c) run $r: /"
 		[ -z "$VQT_PARTS" ] || echo "vqtuned ($c) run $r: tick us by part: $VQT_PARTS"
-		echo "vqtuned ($c) run $r: knobs it held at the end: ${VQT_HELD:-none}"
+		echo "vqtuned ($c) run $r: knobs it held at the end: $VQT_HELD"
 		emit "$s" "$c" vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0} $VQT_TICKS"
 	else
 		echo "$out" | sed 's/^/    /'
