@@ -217,6 +217,9 @@ bool act_pinned(const struct device *d, enum knob_id k, const char *inst)
 {
 	const struct entry *e = entry_find(d, k, inst);
 
+	/* a device-wide NAPI knob's write set every NAPI: its pin holds each of them too */
+	if (!(e && e->pinned) && inst[0] && knob_is_napi(k))
+		e = entry_find(d, k, "");
 	return e && e->pinned;
 }
 
@@ -307,13 +310,19 @@ void act_check_outside(struct device *d)
 		act_journal_save();
 }
 
-/* The instance an entry names now; a NAPI re-created with a new id is found by its queue. */
+/*
+ * The instance an entry names now; a NAPI re-created with a new id is found by its queue,
+ * and a device-wide NAPI knob written before the device had a NAPI (a veth, GRO off) through
+ * its sysfs file, which stays there when per-NAPI instances are listed instead.
+ */
 static int entry_inst(struct device *d, const struct entry *e, struct knob_inst *ki)
 {
 	struct knob_inst all[DEV_MAX_QUEUES];
 	unsigned int n, i;
 
 	if (!knob_find(d, e->k, e->inst, ki))
+		return 0;
+	if (!e->inst[0] && !knob_device_napi(d, e->k, ki))
 		return 0;
 	if (e->napi_id && e->queue >= 0) {
 		n = knob_instances(d, e->k, all, DEV_MAX_QUEUES);

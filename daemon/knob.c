@@ -151,7 +151,7 @@ const char *knob_prov_name(enum knob_prov p)
 	return knob_prov_names[p];
 }
 
-static bool is_napi_knob(enum knob_id k)
+bool knob_is_napi(enum knob_id k)
 {
 	return k >= K_DEFER_HARD_IRQS && k <= K_THREADED;
 }
@@ -344,7 +344,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 			}
 			n++;
 		}
-	} else if (is_napi_knob(k) && napi_netlink(d, k)) {
+	} else if (knob_is_napi(k) && napi_netlink(d, k)) {
 		for (i = 0; i < d->n_napi; i++) {
 			if (!knob_napi_value(&d->napi[i], k, &v))
 				continue;
@@ -359,15 +359,12 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 			}
 			n++;
 		}
-	} else if (is_napi_knob(k)) {
-		int f = knob_dnapi[k];
+	} else if (knob_is_napi(k)) {
+		struct knob_inst dev;
 
-		if (f >= 0 && (d->dnapi_present & (1u << f))) {
-			if (max) {
-				inst_init(&out[0], k, KS_DEVICE, KP_SYSFS_NAPI);
-				out[0].has_value = true;
-				out[0].value = d->dnapi[f];
-			}
+		if (!knob_device_napi(d, k, &dev)) {
+			if (max)
+				out[0] = dev;
 			n = 1;
 		}
 	} else if (knob_eth_value(d, k, &p, &v, &emax)) {
@@ -384,6 +381,18 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 		n = 1;
 	}
 	return n;
+}
+
+int knob_device_napi(const struct device *d, enum knob_id k, struct knob_inst *out)
+{
+	int f = knob_is_napi(k) ? knob_dnapi[k] : -1;
+
+	if (f < 0 || !(d->dnapi_present & (1u << f)))
+		return -ENOENT;
+	inst_init(out, k, KS_DEVICE, KP_SYSFS_NAPI);
+	out->has_value = true;
+	out->value = d->dnapi[f];
+	return 0;
 }
 
 int knob_find(const struct device *d, enum knob_id k, const char *inst, struct knob_inst *out)

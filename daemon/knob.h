@@ -115,6 +115,16 @@ struct knob_inst {
 /* Instances of @k on @d, at most @max into @out; returns how many exist (may exceed @max). */
 unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_inst *out,
 			    unsigned int max);
+/* Whether @k is a NAPI knob (defer-hard-irqs, gro-flush-timeout, irq-suspend-timeout,
+ * threaded). */
+bool knob_is_napi(enum knob_id k);
+/*
+ * The device-wide instance ("") of the NAPI knob @k through the device's sysfs file
+ * (KP_SYSFS_NAPI), also where knob_instances() lists per-NAPI instances instead (a veth that
+ * gained a NAPI): writing it sets every NAPI of the device (net-sysfs.c). 0, or -ENOENT when
+ * @k is no NAPI knob or the device has no such file.
+ */
+int knob_device_napi(const struct device *d, enum knob_id k, struct knob_inst *out);
 /* The instance named @inst ("" for device scope). 0 or -ENOENT. */
 int knob_find(const struct device *d, enum knob_id k, const char *inst, struct knob_inst *out);
 /*
