@@ -279,16 +279,33 @@ check "no event in /v1/events" 0 "$(vq_api GET /v1/events | cut -d' ' -f2- |
 # the same path with a good body does write: the refusals above were about the bodies
 check "good PUT after all the bad ones" 200 "$(vq_code PUT "$K/defer-hard-irqs" '{"value":4}')"
 check "defer-hard-irqs as the kernel reports it" 4 "$(vq_napi "$B" "$IFX" defer_hard_irqs)"
-# the kernel refuses threaded on a veth without NAPI (GRO off): the message names the device
-# and the knob, never the daemon's private sysfs mount (under its run dir, $VQ_TMP here)
+# threaded on a veth without NAPI (GRO off), which the kernel refuses: once the daemon has
+# sampled it, the refusal comes before any write (422, field knob), naming device and knob
 ip -n "$A" link add nn0 type veth peer name nn1 && ip -n "$A" link set nn0 up &&
 	ip -n "$A" link set nn1 up || exit $KSFT_FAIL
 vq_wait_code 200 GET "/v1/devices/$A:nn0" 2 >/dev/null
+for _ in $(seq 50); do
+	vq_api GET "/v1/devices/$A:nn0/queues" | cut -d' ' -f2- |
+		vq_json 'd["sample_age_ns"] is not None' | grep -q True && break
+	sleep 0.1
+done
 out=$(vq_api PUT "/v1/devices/$A:nn0/knobs/threaded" '{"value":1}')
-check "threaded on a veth without NAPI: status" 502 "${out%% *}"
+check "threaded on a veth without NAPI: status" 422 "${out%% *}"
+msg=$(cut -d' ' -f2- <<<"$out" | vq_json 'd["error"]["code"] + "|" + d["error"]["field"] + "|" +
+	d["error"]["message"]')
+check "... unsupported, naming the field, device and knob" "unsupported|knob|threaded is not\
+ writable on nn0: the kernel refuses threaded on a device with no NAPI instance (the netdev\
+ family lists none; a veth has one with GRO or XDP on)" "$msg"
+# the kernel's own refusal (ifb has no NAPI either; vqtuned says so of a veth only): 502, the
+# message names the device and the knob, never the daemon's private sysfs mount (under its
+# run dir, $VQ_TMP here)
+ip -n "$A" link add ib0 type ifb && ip -n "$A" link set ib0 up || exit $KSFT_FAIL
+vq_wait_code 200 GET "/v1/devices/$A:ib0" 2 >/dev/null
+out=$(vq_api PUT "/v1/devices/$A:ib0/knobs/threaded" '{"value":1}')
+check "threaded on an ifb (no NAPI): status" 502 "${out%% *}"
 msg=$(cut -d' ' -f2- <<<"$out" | vq_json 'd["error"]["code"] + "|" + d["error"]["message"]')
 check_true "... kernel_error naming device and knob ($msg)" \
-	grep -Eq '^kernel_error\|nn0: threaded: [A-Z][a-z]' <<<"$msg"
+	grep -Eq '^kernel_error\|ib0: threaded: [A-Z][a-z]' <<<"$msg"
 check_true "... no file path in the message" eval '! grep -q / <<<"$msg"'
 check_true "... the run dir not named" eval '! grep -qF "$VQ_TMP" <<<"$out"'
 vq_ctl restore >/dev/null
