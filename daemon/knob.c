@@ -487,16 +487,23 @@ static int napi_count_cb(const struct ndv_napi *n, void *arg)
 	return 0;
 }
 
-int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
+int knob_set_probe(struct device *d, const struct knob_inst *ki)
 {
-	struct napi_count napis = { .ifindex = d->ifindex };
 	char err[256];
-	int op = eth_op_of(ki->prov), ret = 0;
-	bool none = dev_napi_none(d);
+	int op = eth_op_of(ki->prov);
 
 	/* no ethtool socket: no ethtool instance either, nothing to ask */
 	if (d->managed && op >= 0 && d->ns->eth)
-		ret = eth_set_probe(d->ns->eth, d->ifindex, op, err, sizeof(err));
+		return eth_set_probe(d->ns->eth, d->ifindex, op, err, sizeof(err));
+	return 0;
+}
+
+int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
+{
+	struct napi_count napis = { .ifindex = d->ifindex };
+	int ret = knob_set_probe(d, ki);
+	bool none = dev_napi_none(d);
+
 	/* no NAPI at the last sample: ask again, GRO may have come on since (a failed dump
 	 * cannot tell, and the write will) */
 	if (d->managed && threaded_refused(d, ki, none) && d->ns->ndv)

@@ -152,6 +152,12 @@ uint64_t knob_fit(const struct knob_inst *ki, uint64_t v, uint64_t from);
  * again here with a NAPI_GET dump of the device) is read-only: the kernel refuses it.
  */
 int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen);
+/*
+ * The probe knob_writable() makes: for an ethtool provider of a managed device, the
+ * changing-nothing SET's answer (0 or -errno); 0 for the others, which are not asked. The
+ * same for every knob of one provider on one device.
+ */
+int knob_set_probe(struct device *d, const struct knob_inst *ki);
 /* The verdict of knob_writable() for a probe answer @probe_err (0 or -errno); no I/O. */
 int knob_writable_from(const struct device *d, const struct knob_inst *ki, int probe_err,
 		       char *why, size_t whylen);

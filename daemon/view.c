@@ -193,34 +193,28 @@ int view_devices(json_t **out)
 	return 200;
 }
 
-/* a read-only verdict per provider, taken once per device view (knob_writable() may ask) */
+/* the set probe's answer per provider (knob_set_probe()), asked once per device view */
 struct ro_cache {
-	int verdict[KP_VQPAIR + 1];		/* -1 not asked, 0 read-only, 1 writable */
-	char why[KP_VQPAIR + 1][192];
+	bool asked[KP_VQPAIR + 1];
+	int probe[KP_VQPAIR + 1];
 };
 
 /*
- * "writable" of one knob: the device is managed and its driver has the set operation (a
- * driver without it is known before any write, knob.h knob_writable()), and for a veth's
- * device-wide threaded, the device has a NAPI as of its last sample; a knob that is not
- * writable carries "read_only_reason".
+ * "writable" of one knob (knob.h knob_writable_from()): the device is managed, its driver
+ * has the set operation (a driver without it is known before any write), and a veth's
+ * device-wide threaded has a NAPI as of its last sample; a knob that is not writable
+ * carries "read_only_reason".
  */
 static void knob_ro(struct device *d, const struct knob_inst *ki, struct ro_cache *rc, json_t *o)
 {
-	char own[sizeof(rc->why[0])];
-	const char *why = own;
+	char why[192];
 	int w;
 
-	if (ki->k == K_THREADED) {
-		/* its verdict is its own (no NAPI on the device), not its provider's: no I/O */
-		w = knob_writable_from(d, ki, 0, own, sizeof(own));
-	} else {
-		if (rc->verdict[ki->prov] < 0)
-			rc->verdict[ki->prov] = knob_writable(d, ki, rc->why[ki->prov],
-							      sizeof(rc->why[ki->prov]));
-		w = rc->verdict[ki->prov];
-		why = rc->why[ki->prov];
+	if (!rc->asked[ki->prov]) {
+		rc->probe[ki->prov] = knob_set_probe(d, ki);
+		rc->asked[ki->prov] = true;
 	}
+	w = knob_writable_from(d, ki, rc->probe[ki->prov], why, sizeof(why));
 	json_object_set_new(o, "writable", json_boolean(w));
 	if (!w)
 		json_object_set_new(o, "read_only_reason", json_string(why));
@@ -260,7 +254,7 @@ int view_device(const char *sel, json_t **out)
 	unsigned int n, i;
 	int k, st;
 
-	memset(rc.verdict, 0xff, sizeof(rc.verdict));	/* -1: not asked yet */
+	memset(&rc, 0, sizeof(rc));
 	st = dev_or_error(sel, &d, out);
 	if (st) {
 		json_decref(knobs);
