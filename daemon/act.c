@@ -227,6 +227,9 @@ bool act_original(const struct device *d, enum knob_id k, const char *inst, uint
 {
 	const struct entry *e = entry_find(d, k, inst);
 
+	/* as act_pinned(): a device-wide NAPI knob's write changed every NAPI it found */
+	if (!(e && e->changed) && inst[0] && knob_is_napi(k))
+		e = entry_find(d, k, "");
 	if (!e || !e->changed)
 		return false;
 	*orig = e->original;

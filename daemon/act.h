@@ -57,9 +57,13 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 			uint64_t *newv, char *err, size_t errlen);
 /* Release the pin on (@d, @k, @inst or all instances when NULL). Returns how many. */
 int act_release(struct device *d, enum knob_id k, const char *inst);
-/* State of an instance for views. */
+/*
+ * State of an instance for views. A per-NAPI instance ("napi-N") of a NAPI knob also takes
+ * the pin and the original of its device-wide entry (""), written while the device had no
+ * NAPI: that write set every NAPI, and its restore puts each back.
+ */
 bool act_pinned(const struct device *d, enum knob_id k, const char *inst);
-/* Original value when vqtune changed it and still owes a restore. */
+/* Original value when vqtune changed it and still owes a restore (as act_pinned()). */
 bool act_original(const struct device *d, enum knob_id k, const char *inst, uint64_t *orig);
 /* After each sample of @d: notice values written by someone else. */
 void act_check_outside(struct device *d);

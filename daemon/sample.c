@@ -312,7 +312,14 @@ static int queue_cb(const struct ndv_queue *nq, void *arg)
 	return 0;
 }
 
-/* A hash of @d's NAPI ids (FNV-1a over them, in the dump's order). */
+static int napi_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct ndv_napi *)a)->id, y = ((const struct ndv_napi *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A hash of @d's NAPI ids (FNV-1a over them, in ascending order: netdev_sample() sorts). */
 static uint32_t napi_sig(const struct device *d)
 {
 	uint32_t h = 2166136261u;
@@ -359,6 +366,9 @@ static void netdev_sample(struct netns *ns)
 		if (d->ns != ns || !d->due)
 			continue;
 		d->napi_listed = listed;
+		/* the kernel dumps a device's NAPIs newest first: every view lists them by id */
+		if (d->n_napi > 1)
+			qsort(d->napi, d->n_napi, sizeof(*d->napi), napi_cmp);
 		sig = napi_sig(d);
 		if (sig != d->napi_sig && !d->layout_now)
 			layout_begin(d);

@@ -35,6 +35,9 @@ check "... which holds the value written device-wide" 20000 \
 check "... and is pinned by that write" True \
 	"$(vq_ctl --json knobs "$A:vc" | vq_json '[k["pinned"] for k in d["knobs"]
 		if k["name"] == "gro-flush-timeout"][0]')"
+check "... and is changed from its original 0 (the knobs view)" "True 0" \
+	"$(vq_ctl --json knobs "$A:vc" | vq_json '" ".join("%s %s" % (k["changed"], k["original"])
+		for k in d["knobs"] if k["name"] == "gro-flush-timeout")')"
 check "... a restore is still owed" 1 \
 	"$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
 

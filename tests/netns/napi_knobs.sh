@@ -19,6 +19,12 @@ IFX=$(vq_ifindex "$B" vb)
 NAPI=$(ip netns exec "$B" python3 "$NAPI_READ" | awk -v i="$IFX" '$2 == i { print $1; exit }')
 [ -n "$NAPI" ] || { echo "FAIL: vb has no NAPI (GRO on should give one)"; exit $KSFT_FAIL; }
 
+# the kernel dumps NAPIs newest first (NAPI is the newest); the views list them by id
+check "vb's per-NAPI defer-hard-irqs: two NAPIs, listed by ascending id, $NAPI last" \
+	"2 True $NAPI" "$(vq_ctl --json knobs "$B:vb" | vq_json '(lambda r: "%d %s %d" % (len(r),
+		[k["napi_id"] for k in r] == sorted(k["napi_id"] for k in r), r[-1]["napi_id"]))(
+		[k for k in d["knobs"] if k["name"] == "defer-hard-irqs"])')"
+
 # threaded on vc (no NAPI): read-only, its reason in the view, a set refused by name
 why="the kernel refuses threaded on a device with no NAPI instance (the netdev family lists\
  none; a veth has one with GRO or XDP on)"
@@ -63,9 +69,16 @@ for k in "${!value[@]}"; do
 done
 # the device view reports the change, the original and the pin
 dev=$(vq_ctl --json device "$B:vb")
-check "gro-flush-timeout value in the device view" 200000 "$(echo "$dev" | vq_json '[k["value"] for k in d["knobs"] if k["name"]=="gro-flush-timeout"][0]')"
-check "gro-flush-timeout original in the device view" "${orig[gro-flush-timeout]}" "$(echo "$dev" | vq_json '[k["original"] for k in d["knobs"] if k["name"]=="gro-flush-timeout"][0]')"
-check "gro-flush-timeout pinned" True "$(echo "$dev" | vq_json '[k["pinned"] for k in d["knobs"] if k["name"]=="gro-flush-timeout"][0]')"
+gft() {
+	echo "$dev" | vq_json '[k["'"$1"'"] for k in d["knobs"]
+		if k["name"] == "gro-flush-timeout" and k.get("napi_id") == '"$NAPI"'][0]'
+}
+check "gro-flush-timeout value in the device view" 200000 "$(gft value)"
+check "gro-flush-timeout original in the device view" "${orig[gro-flush-timeout]}" "$(gft original)"
+check "gro-flush-timeout pinned" True "$(gft pinned)"
+check "the other NAPI's gro-flush-timeout: unchanged, not pinned" "False False" \
+	"$(echo "$dev" | vq_json '" ".join("%s %s" % (k["changed"], k["pinned"]) for k in d["knobs"]
+		if k["name"] == "gro-flush-timeout" and k.get("napi_id") != '"$NAPI"')')"
 
 vq_ctl restore >/dev/null
 check "vqtunectl restore exit code" 0 $?
