@@ -191,8 +191,8 @@ static void report_read_error(const char *path, int err, FILE *f)
 {
 	char big[sizeof(VQ_POLICY_FILE_TOO_BIG_FMT) + 16];
 	const char *why = err == -EISDIR ? "is a directory, not a policy file" :
-			  err == -EINVAL ? "is not a regular file (a FIFO, socket or device), "
-					   "not a policy file" :
+			  err == -EINVAL ? "is a FIFO, socket or device, not a regular "
+					   "policy file" :
 			  strerror(-err);
 
 	if (err == -EFBIG) {

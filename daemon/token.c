@@ -108,8 +108,8 @@ const char *token_strerror(int err, char *buf, size_t len)
 		snprintf(buf, len, "is a directory, not a file holding the token");
 		break;
 	case -ESPIPE:
-		snprintf(buf, len, "is not a regular file (a FIFO, socket or device), not a file "
-			 "holding the token");
+		snprintf(buf, len, "is a FIFO, socket or device, not a regular file holding "
+			 "the token");
 		break;
 	default:
 		snprintf(buf, len, "cannot be read: %s", strerror(-err));

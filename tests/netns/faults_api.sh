@@ -340,12 +340,12 @@ mkfifo "$VQ_TMP/tokfifo"
 timeout 10 "$VQTUNED" -s "$VQ_TMP/tok.sock" -S "$VQ_TMP/tokstate" -l "127.0.0.1:$(vq_free_port)" \
 	-t "$VQ_TMP/tokfifo" >"$VQ_TMP/tok.out" 2>&1
 check "vqtuned -t FIFO: exit code (124: it hung)" 2 $?
-check "... says why" "vqtuned: --token-file: '$VQ_TMP/tokfifo' is not a regular file (a FIFO, \
-socket or device), not a file holding the token" "$(cat "$VQ_TMP/tok.out")"
+check "... says why" "vqtuned: --token-file: '$VQ_TMP/tokfifo' is a FIFO, socket or device, \
+not a regular file holding the token" "$(cat "$VQ_TMP/tok.out")"
 timeout 10 "$VQTUNECTL" -H 127.0.0.1:9 -T "$VQ_TMP/tokfifo" status >"$VQ_TMP/tok.out" 2>&1
 check "vqtunectl -T FIFO: exit code (124: it hung)" 2 $?
-check "... in the daemon's words" "vqtunectl: -T/--token-file: '$VQ_TMP/tokfifo' is not a \
-regular file (a FIFO, socket or device), not a file holding the token" \
+check "... in the daemon's words" "vqtunectl: -T/--token-file: '$VQ_TMP/tokfifo' is a FIFO, \
+socket or device, not a regular file holding the token" \
 	"$(cat "$VQ_TMP/tok.out")"
 check_true "... no socket left behind" test ! -e "$VQ_TMP/tok.sock"
 # an option of one value given twice is refused (2) naming it, not the last one taken (a

@@ -202,8 +202,8 @@ static void test_check_file(void **state)
 	assert_int_equal(policy_check_file(path, f), -EINVAL);
 	pf_read_closed(f, out, sizeof(out));
 	unlink(path);
-	snprintf(want, sizeof(want), "%s: is not a regular file (a FIFO, socket or device), "
-		 "not a policy file\n", path);
+	snprintf(want, sizeof(want), "%s: is a FIFO, socket or device, not a regular "
+		 "policy file\n", path);
 	assert_string_equal(out, want);
 }
 

@@ -147,8 +147,8 @@ static void test_token_files(void **state)
 	assert_int_equal(token_read(path, &t, &len), -ESPIPE);
 	assert_null(t);
 	assert_string_equal(token_strerror(-ESPIPE, why, sizeof(why)),
-			    "is not a regular file (a FIFO, socket or device), not a file holding "
-			    "the token");
+			    "is a FIFO, socket or device, not a regular file holding the "
+			    "token");
 	unlink(path);
 	assert_int_equal(token_read("/dev/null", &t, &len), -ESPIPE);
 }
