@@ -8,9 +8,12 @@
 # guest side is tests/vm/guest/bench_scen.sh (scenarios, grid, metrics); this script boots
 # it through tests/vm/run.sh --bench and computes the table from its "bench-cell:" lines.
 #
-# Figures only, no thresholds. Exit 0 when every cell of the table has a figure from every
-# run; 1 when a tool failed or a cell has no number (a (c) cell while vqtuned refuses an
-# active policy, for one); the table is printed either way.
+# Figures, and the issue's targets judged on them in a last section ("targets": (c) no worse
+# than (a) beyond the (a')/(a) noise, within 10% of (b), half (a)'s rr-under-bulk p99 at 90%
+# of its bulk, 80% of copy mode with a slow consumer), which never set the exit status.
+# Exit 0 when every cell of the table has a figure from every run; 1 when a tool failed or
+# a cell has no number (a (c) cell while vqtuned refuses an active policy, for one); the
+# table is printed either way.
 #
 # Exit 2: a bad argument or setting, refused by name (one line on stderr) before anything is
 # built or booted.
@@ -23,7 +26,8 @@
 # such a file's table and exits as a run would, without building or booting anything.
 # Env (whole numbers without a leading zero; lists space- or comma-separated):
 # VQ_BENCH_S (measured seconds per run, 1..3600, default 10), VQ_BENCH_RUNS (runs per cell,
-# 1..100, default 3), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
+# 1..100, default 3), VQ_BENCH_SWEEP_RUNS (runs per setting of the sweep that picks (b),
+# 1..100, default VQ_BENCH_RUNS), VQ_BENCH_WARMUP_S (vqtuned warm-up, 0..3600 s, default 25),
 # VQ_BENCH_TICK_MS (vqtuned --interval, 10..60000, default 1000, the daemon's own),
 # VQ_BENCH_MAX_TICK_MS (vqtuned --max-interval, VQ_BENCH_TICK_MS..60000, default the
 # daemon's own: --interval, a fixed tick; above VQ_BENCH_TICK_MS: pacing on),
@@ -198,6 +202,42 @@ function row(s, k, label,    ka, kb, kc) {
 	if (noise) printf " %-24s", cell(s SUBSEP "a2" SUBSEP k)
 	printf "\n"
 }
+# judge NAME RATIO OP BOUND: "NAME RATIO OP BOUND: met" (or "NOT met"), counted in tmet/tall;
+# "-" when a figure is missing, counted as not met
+function judge(name, r, op, bound,    ok) {
+	tall++
+	if (r == "-" || bound == "") { tnot = tnot " " tname ":" name; return name " -: no figure" }
+	ok = (op == "<=") ? r + 0 <= bound + 0 : r + 0 >= bound + 0
+	if (ok) tmet++; else tnot = tnot " " tname ":" name
+	return sprintf("%s %s %s %.2f: %s", name, r, op, bound, ok ? "met" : "NOT met")
+}
+# the targets of the issue, on the medians of the table: (c) no worse than (a) by more than the
+# noise |(a2)/(a) - 1|; within 10% of (b); in bulkrr, at most half the p99 of (a) with at least
+# 90% of its bulk; in slowzc, at least 80% of copy mode. Latency is lower-better, Gbit/s
+# higher-better
+function targets(    i, s, k, lat, nz, out) {
+	printf "targets (the issue'"'"'s, on the medians above; figures, not this command'"'"'s exit status):\n"
+	for (i = 1; i <= ns; i++) {
+		s = order[i]; tname = s; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
+		lat = k != "gbps"
+		nz = noise ? noise_of(s, k) : "-"
+		out = judge("(c)/(a)", ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
+			lat ? "<=" : ">=", nz == "-" ? "" : (lat ? 1 + nz : 1 - nz)) " (noise " nz ")"
+		out = out "; " judge("(c)/(b)", ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "b" SUBSEP k)),
+			lat ? "<=" : ">=", lat ? 1.10 : 0.90)
+		if (s == "bulkrr") {
+			out = out "; " judge("p99 (c)/(a)", ratio(m(s SUBSEP "c" SUBSEP k),
+				m(s SUBSEP "a" SUBSEP k)), "<=", 0.50)
+			out = out "; " judge("bulk (c)/(a)", ratio(m(s SUBSEP "c" SUBSEP "gbps"),
+				m(s SUBSEP "a" SUBSEP "gbps")), ">=", 0.90)
+		}
+		if (s == "slowzc")
+			out = out "; " judge("(c)/copy", ratio(m(s SUBSEP "c" SUBSEP k), m(copyref(s))),
+				">=", 0.80)
+		printf "  %-7s %-7s %s\n", s, k, out
+	}
+	printf "  met %d of %d%s\n", tmet, tall, tnot == "" ? "" : "; not met:" tnot
+}
 # how far a2 (the default again) reads from (a): the same knobs on two fresh pairs
 function noise_of(s, k,    r) {
 	r = ratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
@@ -255,6 +295,7 @@ END {
 		printf "  slowzc: (c) = %s of copy mode; (a) = %s of copy mode\n",
 			ratio(m("slowzc" SUBSEP "c" SUBSEP "gbps"), m(copyref("slowzc"))),
 			ratio(m("slowzc" SUBSEP "a" SUBSEP "gbps"), m(copyref("slowzc")))
+	targets()
 	for (i = 1; i <= ns; i++) if (order[i] in ev) printf "  vqtuned knob events per run, %s:%s\n", order[i], ev[order[i]]
 	for (i = 1; i <= ns; i++) if (order[i] in cpu) printf "  vqtuned CPU per run (share of one vCPU), %s:%s\n", order[i], cpu[order[i]]
 	for (i = 1; i <= ns; i++) if (order[i] in tk) printf "  vqtuned ticks per run x mean tick wall/CPU ms (warm-up included), %s:%s\n", order[i], tk[order[i]]
@@ -316,6 +357,7 @@ one_of "$([ ${#args[@]} = 1 ] && echo KERNEL_TAG || echo VQ_BENCH_KERNEL)" "$tag
 	"$(vm_known_tags)"
 need_uint VQ_BENCH_S 1 $BENCH_S_MAX seconds
 need_uint VQ_BENCH_RUNS 1 $BENCH_RUNS_MAX "runs per cell"
+need_uint VQ_BENCH_SWEEP_RUNS 1 $BENCH_RUNS_MAX "runs per sweep setting"
 need_uint VQ_BENCH_WARMUP_S 0 $BENCH_WARMUP_MAX_S seconds
 need_uint VQ_BENCH_TICK_MS $BENCH_TICK_MIN_MS $BENCH_TICK_MAX_MS "ms, vqtuned --interval"
 need_uint VQ_BENCH_MAX_TICK_MS "${VQ_BENCH_TICK_MS:-1000}" $BENCH_TICK_MAX_MS \
@@ -354,7 +396,7 @@ fi
 [ $check = 1 ] && exit 0
 
 words=""
-for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_MAX_TICK_MS \
+for v in VQ_BENCH_S VQ_BENCH_RUNS VQ_BENCH_SWEEP_RUNS VQ_BENCH_WARMUP_S VQ_BENCH_TICK_MS VQ_BENCH_MAX_TICK_MS \
 	 VQ_BENCH_SCENS \
 	 VQ_BENCH_GRID VQ_BENCH_B_FRESH VQ_BENCH_EVENTS VQ_BENCH_NOISE VQ_BENCH_POLICY \
 	 VQ_BENCH_PIN VQ_BENCH_TRACE VQ_BENCH_QDISC VQ_BENCH_LINE_MBIT VQ_BENCH_NICE \

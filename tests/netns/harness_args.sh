@@ -93,6 +93,9 @@ check "vm_scenarios VQ_BENCH_TICK_MS=abc" "2 vm_scenarios: VQ_BENCH_TICK_MS must
 check "vm_scenarios VQ_BENCH_S=0" \
 	"2 vm_scenarios: VQ_BENCH_S must be a whole number in 1..3600 (seconds), not '0' files=0" \
 	"$(scen VQ_BENCH_S=0)"
+check "vm_scenarios VQ_BENCH_SWEEP_RUNS=0" \
+	"2 vm_scenarios: VQ_BENCH_SWEEP_RUNS must be a whole number in 1..100 (runs per sweep setting),\
+ not '0' files=0" "$(scen VQ_BENCH_SWEEP_RUNS=0)"
 check "vm_scenarios VQ_BENCH_RUNS=08" \
 	"2 vm_scenarios: VQ_BENCH_RUNS must be a whole number in 1..100 (runs per cell) without a\
  leading zero, not '08' files=0" \
@@ -147,7 +150,8 @@ for v in 100001 010 -1 1e3; do
 		"$(scen VQ_BENCH_SLICE_US="$v")"
 done
 check "vm_scenarios --check takes good settings" "0  files=0" \
-	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SCENS="rr bulkrr" VQ_BENCH_GRID=bw32,nw16,gso16k \
+	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SWEEP_RUNS=2 VQ_BENCH_SCENS="rr bulkrr" \
+		VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \
 		VQ_BENCH_OBSERVE=1 VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_BENCH_SLICE_US=100 \
 		VQ_VM_TIMEOUT=5400 -- --check 6.12)"
@@ -176,7 +180,13 @@ check "... the p99 row: (a) (b) (c) (o) (a'), median [min-max]" \
 	"rr p99 us (RTT) 500 [400-600] 580 [580-580] 600 [550-650] 650 [500-800] 550 [440-660]" \
 	"$(grep '^rr *p99' "$VQ_TMP/out" | tr -s ' ' | sed 's/ $//')"
 check "... the ratios" "rr p99_us (c)/(a) 1.20 (c)/(b) 1.03 (c)/(o) 0.92 (o)/(a) 1.30 noise \
-|(a')/(a) - 1| 0.10" "$(grep '^ *rr *p99_us *(c)' "$VQ_TMP/out" | tr -s ' ' | sed 's/^ //')"
+|(a')/(a) - 1| 0.10" \
+	"$(grep '^ *rr *p99_us *(c)' "$VQ_TMP/out" | grep -v '<=' | tr -s ' ' | sed 's/^ //')"
+check "... the targets: (c)/(a) judged against 1 + noise, (c)/(b) against 1.10" \
+	"rr p99_us (c)/(a) 1.20 <= 1.10: NOT met (noise 0.10); (c)/(b) 1.03 <= 1.10: met" \
+	"$(grep '^ *rr *p99_us *(c)/(a) [0-9.]* <=' "$VQ_TMP/out" | tr -s ' ' | sed 's/^ //')"
+check "... and counted" "met 1 of 2; not met: rr:(c)/(a)" \
+	"$(grep '^ *met [0-9]* of' "$VQ_TMP/out" | sed 's/^ *//')"
 check "... (o)'s events marked" "vqtuned knob events per run, rr: 3 o:0 3 o:0" \
 	"$(grep 'knob events' "$VQ_TMP/out" | sed 's/^ *//')"
 grep -v 'cfg=c ' "$VQ_TMP/t.cells" >"$VQ_TMP/noc.cells"

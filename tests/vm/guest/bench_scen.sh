@@ -28,6 +28,7 @@
 # Everything else a cell prints is prefixed "bench-note: " (tests/vm/run.sh --bench passes
 # only lines that say bench to its output).
 # Env (kernel command line words reach /init's environment): VQ_BENCH_S, VQ_BENCH_RUNS,
+# VQ_BENCH_SWEEP_RUNS,
 # VQ_BENCH_WARMUP_S, VQ_BENCH_TICK_MS, VQ_BENCH_MAX_TICK_MS (vqtuned --max-interval, below),
 # VQ_BENCH_SCENS, VQ_BENCH_GRID, VQ_BENCH_B_FRESH,
 # VQ_BENCH_EVENTS (vqtuned decisions shown per run, default 4), VQ_BENCH_NOISE, VQ_BENCH_OBSERVE,
@@ -44,6 +45,9 @@
 # ms with 0.01-0.30 (the bottleneck bench's 4 s windows read 0.6: some found the queue empty)
 DUR=${VQ_BENCH_S:-10}
 RUNS=${VQ_BENCH_RUNS:-3}
+# runs per setting of the sweep that picks (b) (one pair, no warm-up: ~12 s a run against
+# ~45 s for a warmed-up run of a round), so more rounds cost no longer sweep
+SWEEP_RUNS=${VQ_BENCH_SWEEP_RUNS:-$RUNS}
 # vqtuned's warm-up under the scenario's traffic before the measured window
 WARM_S=${VQ_BENCH_WARMUP_S:-25}
 # vqtuned tick: the daemon's default (1 s, as systemd/vqtuned.service runs it), which gives
@@ -434,19 +438,19 @@ vqt_stop() {
 # emit SCEN CFG SET RUN FIGURES|error=WHY
 emit() { echo "bench-cell: scen=$1 cfg=$2 set=$3 run=$4 $5"; }
 
-# cell_static SCEN CFG SET: a fresh pair with that setting, RUNS runs
+# cell_static SCEN CFG SET: a fresh pair with that setting, SWEEP_RUNS runs
 cell_static() {
 	local s=$1 c=$2 set=$3 r=1 out
 	trap cell_cleanup EXIT
 	bench_pair_up
 	if ! scen_base "$s" || ! apply_set "$set"; then
-		while [ $r -le "$RUNS" ]; do
+		while [ $r -le "$SWEEP_RUNS" ]; do
 			emit "$s" "$c" "$set" $r error=setting-refused
 			r=$((r + 1))
 		done
 		return
 	fi
-	while [ $r -le "$RUNS" ]; do
+	while [ $r -le "$SWEEP_RUNS" ]; do
 		out=$(measure "$s" "$DUR" 0) && emit "$s" "$c" "$set" $r "$out" ||
 			{ echo "$out" | sed 's/^/    /'; emit "$s" "$c" "$set" $r error=tool-failed; }
 		r=$((r + 1))
@@ -548,7 +552,8 @@ mkdir -p /tmp/bs
 : > /tmp/bs/cells
 echo "$QDISC" > /proc/sys/net/core/default_qdisc ||
 	fail "net.core.default_qdisc: this kernel refuses '$QDISC'"
-echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS measure ${DUR}s" \
+echo "bench-scen: kernel $(uname -r) cpus $(nproc) (c) policy ${POLICY##*/} runs $RUNS" \
+	"sweep-runs $SWEEP_RUNS measure ${DUR}s" \
 	"warm-up ${WARM_S}s tick ${TICK_MS}ms max-tick ${MAX_TICK_MS:+${MAX_TICK_MS}ms}${MAX_TICK_MS:-default} observe $OBSERVE nice $NICE slice ${SLICE_US}us zc_hold ${SLOW_HOLD_US}us grid $GRID pin $PIN" \
 	"qdisc $(cat /proc/sys/net/core/default_qdisc) line ${LINE_MBIT}Mbit/s"
 t0=$(cut -d. -f1 /proc/uptime)
