@@ -179,8 +179,12 @@ static int poll_frames(const struct law_state *st, const struct law_policy *pol,
 			   "the count ends a batch", (long long)f, batch, (long long)want);
 }
 
+/*
+ * The hold step (rx-usecs/rx-frames or gro-flush-timeout + defer-hard-irqs). 1 with a step;
+ * 0 with none, @why saying what it judged: on target, or the knob or signal it lacked.
+ */
 static int poll_hold(const struct law_state *st, const struct law_signals *sig,
-		     const struct law_policy *pol, struct law_step *out)
+		     const struct law_policy *pol, struct law_step *out, const char **why)
 {
 	double unit_ns, lam = sig->rx_packets_per_s, ev = sig->events_per_s;
 	double u_ns, eta = 1, by_budget_ns, cap_ns, t_ns = (double)pol->latency_target_ns;
@@ -188,8 +192,14 @@ static int poll_hold(const struct law_state *st, const struct law_signals *sig,
 	enum law_knob k = poll_hold_knob(st, &unit_ns);
 	int64_t cur, want, defer = st->knob[LK_DEFER_HARD_IRQS];
 
-	if (k == LK_NONE || !law_known(lam) || lam <= 0 || !law_known(ev) || ev <= 0 || b <= 0)
+	*why = k == LK_NONE ? "no hold knob (rx-usecs, gro-flush-timeout)" :
+	       !law_known(lam) || lam <= 0 ?
+			"hold not judged: no RX packets counted on this queue" :
+	       !law_known(ev) || ev <= 0 ? "hold not judged: no interrupts or polls counted" :
+	       b <= 0 ? "hold not judged: no event budget" : NULL;
+	if (*why)
 		return 0;
+	*why = "hold time on target";
 	cur = st->knob[k];
 	u_ns = (double)cur * unit_ns;
 	/* batching is measured only while rx-frames does not cap it */
@@ -470,6 +480,7 @@ static int poll_busyloop(const struct law_state *st, const struct law_signals *s
 int law_poll_step(const struct law_state *st, const struct law_signals *sig,
 		  const struct law_policy *pol, struct law_step *out)
 {
+	const char *why = NULL;
 	int ret;
 
 	if (!st || !sig || !pol || !out)
@@ -479,7 +490,7 @@ int law_poll_step(const struct law_state *st, const struct law_signals *sig,
 	out->learn = st->learn;
 	if (!sig->valid)
 		return law_hold(out, "interval invalid: no polling decision");
-	ret = poll_hold(st, sig, pol, out);
+	ret = poll_hold(st, sig, pol, out, &why);
 	if (ret)
 		return ret;
 	ret = poll_weight(st, sig, pol, out);
@@ -489,7 +500,7 @@ int law_poll_step(const struct law_state *st, const struct law_signals *sig,
 	if (ret)
 		return ret;
 	if (st->knob[LK_BUSYLOOP_US] == LAW_KNOB_ABSENT)
-		return law_hold(out, "hold time on target, no busyloop knob");
+		return law_hold(out, "%s; no busyloop knob", why);
 	if (!law_known(sig->rx_packets_per_s) || sig->rx_packets_per_s <= 0)
 		return law_hold(out, "idle queue: busyloop unchanged");
 	return poll_busyloop(st, sig, pol, &out->learn, out);

@@ -832,6 +832,41 @@ static void test_latency_unknown_caps_hold(void **state)
 	assert_non_null(strstr(out.reason, "no p99 measured"));
 }
 
+/*
+ * A held step says what it judged: a hold on target, or the knob or signal it lacked (a
+ * veth counts RX packets per queue only under XDP: its queues read 0 pkt/s, which is no
+ * hold "on target").
+ */
+static void test_hold_reasons(void **state)
+{
+	struct law_policy pol;
+	struct law_state st;
+	struct law_signals sig = { .valid = true, .rx_packets_per_s = 0,
+		.events_per_s = LAW_UNKNOWN, .latency_p99_ns = LAW_UNKNOWN };
+	struct law_step out;
+
+	(void)state;
+	law_policy_defaults(&pol);
+	law_state_init(&st);
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+	assert_string_equal(out.reason, "no hold knob (rx-usecs, gro-flush-timeout); no busyloop "
+			    "knob");
+	st.knob[LK_GRO_FLUSH_TIMEOUT] = 0;
+	st.knob[LK_DEFER_HARD_IRQS] = 0;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+	assert_string_equal(out.reason, "hold not judged: no RX packets counted on this queue; "
+			    "no busyloop knob");
+	sig.rx_packets_per_s = 5000;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+	assert_string_equal(out.reason, "hold not judged: no interrupts or polls counted; no "
+			    "busyloop knob");
+	sig.events_per_s = 5000;
+	sig.latency_p99_ns = 300000;
+	assert_int_equal(law_poll_step(&st, &sig, &pol, &out), 0);
+	assert_int_equal(out.knob, LK_NONE);
+	assert_string_equal(out.reason, "hold time on target; no busyloop knob");
+}
+
 static void test_invalid_and_null(void **state)
 {
 	struct law_policy pol;
@@ -868,6 +903,7 @@ int main(void)
 		cmocka_unit_test(test_tx_napi),
 		cmocka_unit_test(test_latency_unknown_caps_hold),
 		cmocka_unit_test(test_no_hold_frames_one),
+		cmocka_unit_test(test_hold_reasons),
 		cmocka_unit_test(test_invalid_and_null),
 	};
 
