@@ -399,10 +399,32 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 }
 
 /*
+ * @e's NAPI is gone from the kernel's list. On a device that is up, the NAPIs that replaced
+ * it (a channel change, a down and up) took the device's values (netif_napi_add() copies
+ * gro_flush_timeout and napi_defer_hard_irqs from the device; a driver with persistent NAPI
+ * config brings the same id back with the queue): nothing is owed, 1 with an event. On a
+ * device that is down the NAPI may come back with what vqtune wrote: -EAGAIN, kept.
+ */
+static int restore_napi_gone(struct device *d, struct entry *e, char *err, size_t errlen)
+{
+	if (d->flags & IFF_UP) {
+		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, NULL, NULL,
+			  WHO_RESTORE, "%s is gone and the device is up: the NAPIs that replaced it "
+			  "took the device's value, nothing to restore", e->inst);
+		return 1;
+	}
+	snprintf(err, errlen, "%s is gone while the device is down: kept until it is back up",
+		 e->inst);
+	return -EAGAIN;
+}
+
+/*
  * Put @e's original back. 0: written and read back; 1: the knob holds the original already
  * (a law that moved it and back, a busyloop probe), so nothing is written and the event
- * says so, as act_set() of an unchanged value does; -ENODEV/-ENOENT: its device or instance
- * is gone; other -errno: the write failed, why in @err.
+ * says so, as act_set() of an unchanged value does, and 1 also for a NAPI that is gone from
+ * a device that is up (restore_napi_gone()); -ENODEV/-ENOENT: its device or instance is
+ * gone; -EAGAIN: its NAPI is gone while the device is down (kept); other -errno: the write
+ * failed, why in @err.
  */
 static int restore_one(struct entry *e, char *err, size_t errlen)
 {
@@ -417,10 +439,17 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 	if (!d)
 		return -ENODEV;
 	if (entry_inst(d, e, &ki)) {
-		snprintf(err, errlen, "knob instance %s is gone", e->inst);
-		return -ENOENT;
+		if (!(knob_is_napi(e->k) && e->napi_id)) {
+			snprintf(err, errlen, "knob instance %s is gone", e->inst);
+			return -ENOENT;
+		}
+		/* not in the last sample: the kernel may list it (a restore of channels just now) */
+		knob_napi_inst(e->k, e->napi_id, e->queue, &ki);
 	}
-	if (knob_read(d, &ki, &cur, err, errlen)) {
+	ret = knob_read(d, &ki, &cur, err, errlen);
+	if (ret == -ENOENT && ki.scope == KS_NAPI)
+		return restore_napi_gone(d, e, err, errlen);
+	if (ret) {
 		cur = e->written;
 	} else if (cur == e->original) {
 		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, &cur, &cur,

@@ -212,6 +212,14 @@ static void inst_init(struct knob_inst *ki, enum knob_id k, enum knob_scope s,
 	ki->max = knob_table[k].max;
 }
 
+void knob_napi_inst(enum knob_id k, uint32_t napi_id, int queue, struct knob_inst *out)
+{
+	inst_init(out, k, KS_NAPI, KP_NETDEV_NAPI);
+	out->napi_id = napi_id;
+	out->queue = queue;
+	snprintf(out->inst, sizeof(out->inst), "napi-%u", napi_id);
+}
+
 bool knob_eth_value(const struct device *d, enum knob_id k, enum knob_prov *p, uint64_t *v,
 		    uint64_t *max)
 {

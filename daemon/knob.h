@@ -125,6 +125,12 @@ bool knob_is_napi(enum knob_id k);
  * @k is no NAPI knob or the device has no such file.
  */
 int knob_device_napi(const struct device *d, enum knob_id k, struct knob_inst *out);
+/*
+ * The per-NAPI instance ("napi-@napi_id", through the netdev family's napi-set) of the NAPI
+ * knob @k, for a NAPI the device's last sample may not list yet (a channel change since);
+ * no value: knob_read() asks the kernel, -ENOENT when it lists no such NAPI.
+ */
+void knob_napi_inst(enum knob_id k, uint32_t napi_id, int queue, struct knob_inst *out);
 /* The instance named @inst ("" for device scope). 0 or -ENOENT. */
 int knob_find(const struct device *d, enum knob_id k, const char *inst, struct knob_inst *out);
 /*
