@@ -3,10 +3,12 @@
  * policy show | load FILE | set KEY VALUE (GET/PUT /v1/policy, docs/api.md).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "apierr.h"
 #include "ctl.h"
@@ -64,12 +66,37 @@ static int ctl_policy_put_text(struct ctl_conn *c, const char *name, const char 
 }
 
 /*
- * Reads all of @file ("-": stdin) into *text, at most one byte past the limit of a policy
- * file (vqtuned's for --policy and -C). Returns 0, or -errno (-EFBIG past the limit).
+ * A named policy file opened for reading, as vqtuned opens one (policy_state.c read_text()):
+ * O_NONBLOCK, so a FIFO with no writer is refused, not waited on. NULL with errno: -EISDIR
+ * for a directory, -EINVAL for a FIFO, socket or device (errno positive, as fopen()'s).
+ */
+static FILE *ctl_open_regular(const char *file)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	err = fstat(fd, &st) ? errno : S_ISDIR(st.st_mode) ? EISDIR :
+	      S_ISREG(st.st_mode) ? 0 : EINVAL;
+	f = err ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		err = err ? err : errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
+/*
+ * Reads all of @file ("-": stdin, which may be a pipe) into *text, at most one byte past
+ * the limit of a policy file (vqtuned's for --policy and -C). Returns 0, or -errno (-EFBIG
+ * past the limit; -EISDIR, -EINVAL: ctl_open_regular()).
  */
 static int ctl_read_all(const char *file, char **text, size_t *len)
 {
-	FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
+	FILE *f = strcmp(file, "-") ? ctl_open_regular(file) : stdin;
 	char *buf;
 	int err = 0;
 
@@ -126,21 +153,19 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 	char msg[CTL_MSG_MAX_BYTES], where[CTL_WHERE_BYTES];
 	json_error_t jerr;
 	json_t *root, *inner;
-	struct stat st;
 	int ret;
 	size_t len = 0;
 	char *text;
 
-	if (strcmp(file, "-") && !stat(file, &st) && S_ISDIR(st.st_mode)) {
-		/* jansson would open it and report an empty text ("'{' expected near end") */
-		fprintf(stderr, CTL_PROG ": %s: is a directory, not a policy file\n", file);
-		return VQ_EXIT_USAGE;
-	}
 	ret = ctl_read_all(file, &text, &len);
 	if (ret) {
 		fprintf(stderr, CTL_PROG ": %s: ", file);
 		if (ret == -EFBIG)
 			fprintf(stderr, VQ_POLICY_FILE_TOO_BIG_FMT "\n", VQ_POLICY_FILE_MAX_BYTES);
+		else if (ret == -EISDIR)	/* vqtuned -C's words */
+			fprintf(stderr, "is a directory, not a policy file\n");
+		else if (ret == -EINVAL)
+			fprintf(stderr, "is a FIFO, socket or device, not a regular policy file\n");
 		else
 			fprintf(stderr, "%s\n", strerror(-ret));
 		return VQ_EXIT_USAGE;

@@ -259,6 +259,14 @@ check "vqtuned --policy DIR: exit code" 1 $?
 check_true "... says so ($(head -1 "$VQ_TMP/dir.log"))" \
 	grep -qF "policy $VQ_TMP: is a directory, not a policy file" "$VQ_TMP/dir.log"
 
+# ---- a FIFO with no writer is refused at once (it would block the open), as vqtuned does
+mkfifo "$VQ_TMP/p.fifo"
+timeout 10 "$VQTUNECTL" -s "$VQ_SOCK" policy load "$VQ_TMP/p.fifo" >/dev/null 2>"$VQ_TMP/err"
+check "policy load FIFO: exit code (usage; 124: it hung)" 2 $?
+check "... says so, in vqtuned's words" "vqtunectl: $VQ_TMP/p.fifo: is a FIFO, socket or device,\
+ not a regular policy file" "$(cat "$VQ_TMP/err")"
+check "... policy unchanged" "$before" "$(snap)"
+
 # ---- every shipped policy validates, and the active one installs
 for f in "$VQ_ROOT"/policies/*.json; do
 	"$VQTUNED" --check-policy "$f" >"$VQ_TMP/out" 2>&1
@@ -425,8 +433,8 @@ mkfifo "$POL"
 seen=$((seen + 1)); check_true "SIGHUP with a FIFO handled (reload $seen logged)" hup_wait $seen
 check_true "... daemon answers" vq_ctl status
 check "... policy unchanged" "$after_set" "$(snap)"
-check_true "... the log says it is not a regular file" \
-	grep -qF "policy $POL: is not a regular file" "$VQ_TMP/vqtuned.log"
+check_true "... the log says it is a FIFO, not a regular file" \
+	grep -qF "policy $POL: is a FIFO, socket or device, not a regular policy file" "$VQ_TMP/vqtuned.log"
 rm "$POL"
 # not JSON text at all: named in words (no invisible byte quoted, no column 0), in the log and
 # in the event; a PUT body with a byte order mark likewise
