@@ -15,6 +15,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
 #include <time.h>
@@ -715,6 +716,7 @@ int main(int argc, char **argv)
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
 	char run_dir[4096], sock_copy[4096], paced[96], slice[48];
+	struct stat rst;
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
 	unsigned int i;
@@ -730,6 +732,14 @@ int main(int argc, char **argv)
 	/* dirname() may return its argument or a static string: copy into a second buffer */
 	snprintf(sock_copy, sizeof(sock_copy), "%s", o.socket);
 	snprintf(run_dir, sizeof(run_dir), "%s", dirname(sock_copy));
+	/* the namespaces' private sysfs mounts go next to the socket: name a missing directory */
+	ret = stat(run_dir, &rst) ? -errno : S_ISDIR(rst.st_mode) ? 0 : -ENOTDIR;
+	if (ret) {
+		log_err("--socket %s: its directory %s %s", o.socket, run_dir,
+			ret == -ENOENT ? "does not exist" : ret == -ENOTDIR ? "is not a directory" :
+			strerror(-ret));
+		return 1;
+	}
 
 	sfd = setup_signals();
 	if (sfd < 0) {

@@ -52,6 +52,13 @@ check "... says once that the socket is in use ($(grep -m1 sock "$VQ_TMP/second.
 check "... and nothing else about the API" 1 "$(grep -c '\bapi: \|\bAPI: ' "$VQ_TMP/second.log")"
 check "... the live daemon still answers" 200 "$(vq_api GET /healthz | cut -d' ' -f1)"
 check "... its knob untouched" 50000 "$(vq_napi "$B" "$IB" gro_flush_timeout)"
+# a socket in a directory that does not exist: named at once, before any namespace is opened
+# or the state dir made (it was reported as a missing namespace)
+"$VQTUNED" -s "$VQ_TMP/nodir/sock" -S "$VQ_TMP/nodir.state" --netns "$A" \
+	>"$VQ_TMP/nodir.log" 2>&1
+check "vqtuned -s in a missing directory: exit code, what it says, no state dir" \
+	"1 <3>--socket $VQ_TMP/nodir/sock: its directory $VQ_TMP/nodir does not exist absent" \
+	"$? $(cat "$VQ_TMP/nodir.log") $([ -e "$VQ_TMP/nodir.state" ] && echo made || echo absent)"
 
 # last_id: the id of the newest event the daemon serves (what a dashboard remembers)
 last_id() { vq_api GET /v1/events | cut -d' ' -f2- | vq_json 'd["next"]'; }
