@@ -96,6 +96,10 @@ char *ctl_dev_path_or_usage(const char *cmd, const char *dev, const char *suffix
 				"'-', as in '-%s')", dev, dev);
 	else if (!p && err == -EINVAL)
 		ctl_usage_error(cmd, "DEV: '%s' is not NAME or NETNS:NAME", dev);
+	else if (!p && err == -E2BIG)
+		ctl_usage_error(cmd, "DEV: %zu bytes, longer than any device selector (its path "
+				"would pass the API's %d-byte request-target limit)", strlen(dev),
+				VQ_API_URI_MAX_BYTES);
 	else if (!p)
 		fprintf(stderr, CTL_PROG ": out of memory\n");
 	return p;

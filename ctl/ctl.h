@@ -73,7 +73,9 @@ char *ctl_url_escape(const char *s, size_t len);
  * ':' since names cannot hold ':'), followed by suffix (may be "" or NULL, not escaped):
  * "/v1/devices/<esc(NETNS)>:<esc(NAME)><suffix>". Returns a malloc'd string, or NULL when
  * DEV is empty / has an empty NAME or an empty NETNS (":eth0"; the daemon's own namespace is
- * "-") (-EINVAL in *err) or memory runs out (-ENOMEM).
+ * "-") (-EINVAL in *err), the path would pass the API's request-target limit
+ * (VQ_API_URI_MAX_BYTES, -E2BIG: no selector that long names a device, and past 32 KiB the
+ * server would not even answer) or memory runs out (-ENOMEM).
  */
 char *ctl_dev_path(const char *dev, const char *suffix, int *err);
 

@@ -238,10 +238,15 @@ char *ctl_dev_path(const char *dev, const char *suffix, int *err)
 	}
 	n = asprintf(&path, "%s/devices/%s%s%s%s", VQ_API_PREFIX, ens ? ens : "",
 		     ens ? ":" : "", ename, suffix ? suffix : "");
-	if (n < 0)
+	if (n < 0) {
 		path = NULL;
-	else
+	} else if (n > VQ_API_URI_MAX_BYTES) {
+		free(path);
+		path = NULL;
+		*err = -E2BIG;
+	} else {
 		*err = 0;
+	}
 	free(ens);
 err_free_name:
 	free(ename);

@@ -98,6 +98,7 @@ static void usage(FILE *f)
 		"                         validate FILE (any mode; \"-\": standard input), print\n"
 		"                         its errors and exit: 0 valid, 1 not, 2 bad usage\n"
 		"  -v, --verbose          debug logging\n"
+		"  -V, --version          print the version and exit\n"
 		"  -h, --help             print this help and exit\n",
 		VQ_DEFAULT_SOCKET, VQ_DEFAULT_STATE_DIR, TICK_MIN_MS, TICK_MAX_MS, TICK_DEFAULT_MS,
 		TICK_MAX_MS, PACE_DEFAULT_FACTOR, SLICE_MIN_US, SLICE_MAX_US);
@@ -257,6 +258,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "check-policy", required_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	const char *port;
@@ -267,7 +269,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->state_dir = VQ_DEFAULT_STATE_DIR;
 	o->interval_ms = TICK_DEFAULT_MS;
 	o->slice_us = SLICE_DEFAULT_US;
-	while ((c = getopt_long(argc, argv, "s:l:t:S:i:I:L:n:m:p:C:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:l:t:S:i:I:L:n:m:p:C:vVh", lo, NULL)) != -1) {
 		if (opt_once(lo, c, &seen))
 			return -EINVAL;
 		switch (c) {
@@ -331,6 +333,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("vqtuned " VQ_VERSION "\n");
 			exit(0);
 		default:
 			usage(stderr);

@@ -234,6 +234,9 @@ vq_ctl --json status >"$VQ_TMP/status.json"
 check "--json status: exit code" 0 $?
 read -r ver pid < <(vq_json 'd["version"], d["pid"]' <"$VQ_TMP/status.json" | tr -d "(),'")
 check "--json status version is vqtunectl's" "$("$VQTUNECTL" -V | awk '{ print $2 }')" "$ver"
+check "vqtuned --version (and -V): its name and the running daemon's version, exit 0" \
+	"vqtuned $ver 0 vqtuned $ver 0" \
+	"$("$VQTUNED" --version) $? $("$VQTUNED" -V) $?"
 check "--json status pid" "$VQ_DPID" "$pid"
 
 vq_ctl set "$B:vb" gro-flush-timeout 12345 >"$VQ_TMP/out"
@@ -322,6 +325,18 @@ for args in "device :vb" "knobs :vb" "queues :vb" "set :vb gro-flush-timeout 1" 
 		check "... names DEV" "vqtunectl: DEV: ':vb' has an empty NETNS (vqtuned's own \
 namespace is '-', as in '-:vb')" "$(head -1 "$VQ_TMP/err")"
 	done
+done
+
+# a DEV too long for any selector (past the API's 8000-byte request-target limit; past 32 KiB
+# the server does not answer and it read as "cannot reach vqtuned", exit 3) is a usage error
+LONG=$(head -c 40000 /dev/zero | tr '\0' v)
+for args in "device" "knobs" "queues" "pause"; do
+	# shellcheck disable=SC2086 # the words of $args are the command line
+	timeout 5 "$VQTUNECTL" -s "$VQ_SOCK" $args "$B:$LONG" >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "$args DEV of 40 KB: exit code (usage)" 2 $?
+	check "... names DEV and the limit" "vqtunectl: DEV: $((${#B} + 40001)) bytes, longer than\
+ any device selector (its path would pass the API's 8000-byte request-target limit)" \
+		"$(head -1 "$VQ_TMP/err")"
 done
 
 # a UTF-8 name pads by display columns: every row's NETNS starts under the header's
