@@ -202,14 +202,17 @@ function row(s, k, label,    ka, kb, kc) {
 	if (noise) printf " %-24s", cell(s SUBSEP "a2" SUBSEP k)
 	printf "\n"
 }
-# judge NAME RATIO OP BOUND: "NAME RATIO OP BOUND: met" (or "NOT met"), counted in tmet/tall;
-# "-" when a figure is missing, counted as not met
+# rawratio A B: A / B unrounded, "" when either is missing or B is 0
+function rawratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "" : a / b }
+# judge NAME RATIO OP BOUND: "NAME RATIO OP BOUND: met" (or "NOT met"), counted in tmet/tall,
+# on the unrounded RATIO and BOUND (shown to 3 places); "" when a figure is missing, counted
+# as not met
 function judge(name, r, op, bound,    ok) {
 	tall++
-	if (r == "-" || bound == "") { tnot = tnot " " tname ":" name; return name " -: no figure" }
+	if (r == "" || bound == "") { tnot = tnot " " tname ":" name; return name " -: no figure" }
 	ok = (op == "<=") ? r + 0 <= bound + 0 : r + 0 >= bound + 0
 	if (ok) tmet++; else tnot = tnot " " tname ":" name
-	return sprintf("%s %s %s %.2f: %s", name, r, op, bound, ok ? "met" : "NOT met")
+	return sprintf("%s %.3f %s %.3f: %s", name, r, op, bound, ok ? "met" : "NOT met")
 }
 # the targets of the issue, on the medians of the table: (c) no worse than (a) by more than the
 # noise |(a2)/(a) - 1|; within 10% of (b); in bulkrr, at most half the p99 of (a) with at least
@@ -220,20 +223,23 @@ function targets(    i, s, k, lat, nz, out) {
 	for (i = 1; i <= ns; i++) {
 		s = order[i]; tname = s; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
 		lat = k != "gbps"
-		nz = noise ? noise_of(s, k) : "-"
-		out = judge("(c)/(a)", ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
-			lat ? "<=" : ">=", nz == "-" ? "" : (lat ? 1 + nz : 1 - nz)) " (noise " nz ")"
-		out = out "; " judge("(c)/(b)", ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "b" SUBSEP k)),
-			lat ? "<=" : ">=", lat ? 1.10 : 0.90)
+		# |(a2)/(a) - 1|, unrounded; "" without an (a2) column
+		nz = noise ? rawratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k)) : ""
+		if (nz != "") nz = nz > 1 ? nz - 1 : 1 - nz
+		out = judge("(c)/(a)", rawratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
+			lat ? "<=" : ">=", nz == "" ? "" : (lat ? 1 + nz : 1 - nz)) \
+			" (noise " (nz == "" ? "-" : sprintf("%.3f", nz)) ")"
+		out = out "; " judge("(c)/(b)", rawratio(m(s SUBSEP "c" SUBSEP k),
+			m(s SUBSEP "b" SUBSEP k)), lat ? "<=" : ">=", lat ? 1.10 : 0.90)
 		if (s == "bulkrr") {
-			out = out "; " judge("p99 (c)/(a)", ratio(m(s SUBSEP "c" SUBSEP k),
+			out = out "; " judge("p99 (c)/(a)", rawratio(m(s SUBSEP "c" SUBSEP k),
 				m(s SUBSEP "a" SUBSEP k)), "<=", 0.50)
-			out = out "; " judge("bulk (c)/(a)", ratio(m(s SUBSEP "c" SUBSEP "gbps"),
+			out = out "; " judge("bulk (c)/(a)", rawratio(m(s SUBSEP "c" SUBSEP "gbps"),
 				m(s SUBSEP "a" SUBSEP "gbps")), ">=", 0.90)
 		}
 		if (s == "slowzc")
-			out = out "; " judge("(c)/copy", ratio(m(s SUBSEP "c" SUBSEP k), m(copyref(s))),
-				">=", 0.80)
+			out = out "; " judge("(c)/copy", rawratio(m(s SUBSEP "c" SUBSEP k),
+				m(copyref(s))), ">=", 0.80)
 		printf "  %-7s %-7s %s\n", s, k, out
 	}
 	printf "  met %d of %d%s\n", tmet, tall, tnot == "" ? "" : "; not met:" tnot
