@@ -3,16 +3,15 @@
  * policy show | load FILE | set KEY VALUE (GET/PUT /v1/policy, docs/api.md).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apierr.h"
 #include "ctl.h"
 #include "policy.h"
+#include "util.h"
 
 #define CTL_POLICY_PATH	VQ_API_PREFIX "/policy"
 /* a file fault's message: one short sentence */
@@ -66,23 +65,22 @@ static int ctl_policy_put_text(struct ctl_conn *c, const char *name, const char 
 }
 
 /*
- * A named policy file opened for reading, as vqtuned opens one (policy_state.c read_text()):
- * O_NONBLOCK, so a FIFO with no writer is refused, not waited on. NULL with errno: -EISDIR
- * for a directory, -EINVAL for a FIFO, socket or device (errno positive, as fopen()'s).
+ * A named policy file opened for reading as vqtuned opens one (util_open_regular()): a FIFO
+ * with no writer is refused, not waited on. NULL with errno EISDIR for a directory, EINVAL
+ * for a FIFO, socket or device, or open(2)'s, fstat(2)'s or fdopen(3)'s.
  */
 static FILE *ctl_open_regular(const char *file)
 {
-	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
-	struct stat st;
+	int fd = util_open_regular(file), err;
 	FILE *f;
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
-	err = fstat(fd, &st) ? errno : S_ISDIR(st.st_mode) ? EISDIR :
-	      S_ISREG(st.st_mode) ? 0 : EINVAL;
-	f = err ? NULL : fdopen(fd, "rb");
+	}
+	f = fdopen(fd, "rb");
 	if (!f) {
-		err = err ? err : errno;
+		err = errno;
 		close(fd);
 		errno = err;
 	}

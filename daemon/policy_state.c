@@ -83,23 +83,9 @@ err_close:
  */
 static int read_text(const char *path, char **text, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	int ret = 0;
+	int fd = util_open_regular(path);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		ret = -errno;
-	else if (S_ISDIR(st.st_mode))
-		ret = -EISDIR;
-	else if (!S_ISREG(st.st_mode))
-		ret = -EINVAL;
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return read_fd(fd, text, len);
+	return fd < 0 ? fd : read_fd(fd, text, len);
 }
 
 static int by_position(const void *a, const void *b)

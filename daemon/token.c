@@ -4,14 +4,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "token.h"
+#include "util.h"
 
 /*
  * Bytes read of the file: the longest token, its CRLF, and one more, which tells a first
@@ -61,24 +60,13 @@ static int token_span(const char *buf, size_t n, size_t *len)
 int token_read(const char *file, char **out, size_t *len)
 {
 	char buf[TOKEN_READ_BYTES];
-	struct stat st;
 	ssize_t n;
 	int fd, err;
 
-	/*
-	 * O_NONBLOCK: a FIFO with no writer would block open() (the daemon's start, a CLI
-	 * command) for ever. Only a regular file is a token file; a directory opens fine and
-	 * then reads as EISDIR, so both are named before any read.
-	 */
-	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/* a FIFO with no writer would block the daemon's start or a CLI command for ever */
+	fd = util_open_regular(file);
 	if (fd < 0)
-		return -errno;
-	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 :
-		S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
-	if (err) {
-		close(fd);
-		return err;
-	}
+		return fd == -EINVAL ? -ESPIPE : fd;	/* token.h's code for "not regular" */
 	n = read_first_line(fd, buf, sizeof(buf));
 	close(fd);
 	err = n < 0 ? (int)n : token_span(buf, (size_t)n, len);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -192,6 +193,22 @@ uint64_t util_now_ns(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+int util_open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 :
+	      S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
 }
 
 int util_write_durable(const char *path, const void *buf, size_t len)

@@ -42,6 +42,14 @@ char *util_display_dup(const char *s);
 json_t *util_json_str(const char *s);
 /* clock_gettime(@clk) in ns. */
 uint64_t util_now_ns(clockid_t clk);
+/*
+ * Open @path read-only as a regular file: O_NONBLOCK, so a FIFO with no writer is refused at
+ * once instead of blocking open(2) until one comes; a directory, which open(2) accepts and
+ * only read(2) refuses, is named before any read. The fd (O_CLOEXEC; O_NONBLOCK does nothing
+ * to a regular file's reads), or -errno: -EISDIR a directory, -EINVAL a FIFO, socket or
+ * device, else open(2)'s or fstat(2)'s.
+ */
+int util_open_regular(const char *path);
 /* Write @len bytes to @path durably: temp file, fsync, rename, fsync dir. 0 or -errno. */
 int util_write_durable(const char *path, const void *buf, size_t len);
 

@@ -29,7 +29,7 @@ UNIT_TESTS += api_hdr
 test_api_hdr_OBJS := $(test_api_OBJS)
 # token: the token file rule of vqtuned --token-file and vqtunectl -T
 UNIT_TESTS += token
-test_token_OBJS := daemon/token.c
+test_token_OBJS := daemon/token.c daemon/util.c
 UNIT_TESTS += http_parse sysfs
 test_sysfs_OBJS := daemon/sysfs.c
 test_http_parse_OBJS := daemon/http_parse.c
