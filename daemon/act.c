@@ -213,13 +213,22 @@ int act_release(struct device *d, enum knob_id k, const char *inst)
 	return n;
 }
 
+/*
+ * The device-wide entry ("") that also stands for @inst, a per-NAPI instance of the NAPI knob
+ * @k: that write set every NAPI the device had. NULL for any other instance.
+ */
+static const struct entry *entry_napi_wide(const struct device *d, enum knob_id k,
+					   const char *inst)
+{
+	return inst[0] && knob_is_napi(k) ? entry_find(d, k, "") : NULL;
+}
+
 bool act_pinned(const struct device *d, enum knob_id k, const char *inst)
 {
 	const struct entry *e = entry_find(d, k, inst);
 
-	/* a device-wide NAPI knob's write set every NAPI: its pin holds each of them too */
-	if (!(e && e->pinned) && inst[0] && knob_is_napi(k))
-		e = entry_find(d, k, "");
+	if (!(e && e->pinned))
+		e = entry_napi_wide(d, k, inst);
 	return e && e->pinned;
 }
 
@@ -227,9 +236,8 @@ bool act_original(const struct device *d, enum knob_id k, const char *inst, uint
 {
 	const struct entry *e = entry_find(d, k, inst);
 
-	/* as act_pinned(): a device-wide NAPI knob's write changed every NAPI it found */
-	if (!(e && e->changed) && inst[0] && knob_is_napi(k))
-		e = entry_find(d, k, "");
+	if (!(e && e->changed))
+		e = entry_napi_wide(d, k, inst);
 	if (!e || !e->changed)
 		return false;
 	*orig = e->original;

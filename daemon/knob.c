@@ -357,10 +357,7 @@ unsigned int knob_instances(const struct device *d, enum knob_id k, struct knob_
 			if (!knob_napi_value(&d->napi[i], k, &v))
 				continue;
 			if (n < max) {
-				inst_init(&ki, k, KS_NAPI, KP_NETDEV_NAPI);
-				ki.napi_id = d->napi[i].id;
-				ki.queue = rxq_of_napi(d, ki.napi_id);
-				snprintf(ki.inst, sizeof(ki.inst), "napi-%u", ki.napi_id);
+				knob_napi_inst(k, d->napi[i].id, rxq_of_napi(d, d->napi[i].id), &ki);
 				ki.has_value = true;
 				ki.value = v;
 				out[n] = ki;
