@@ -223,9 +223,7 @@ function targets(    i, s, k, lat, nz, out) {
 	for (i = 1; i <= ns; i++) {
 		s = order[i]; tname = s; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
 		lat = k != "gbps"
-		# |(a2)/(a) - 1|, unrounded; "" without an (a2) column
-		nz = noise ? rawratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k)) : ""
-		if (nz != "") nz = nz > 1 ? nz - 1 : 1 - nz
+		nz = noise ? rawnoise(s, k) : ""
 		out = judge("(c)/(a)", rawratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
 			lat ? "<=" : ">=", nz == "" ? "" : (lat ? 1 + nz : 1 - nz)) \
 			" (noise " (nz == "" ? "-" : sprintf("%.3f", nz)) ")"
@@ -244,10 +242,16 @@ function targets(    i, s, k, lat, nz, out) {
 	}
 	printf "  met %d of %d%s\n", tmet, tall, tnot == "" ? "" : "; not met:" tnot
 }
-# how far a2 (the default again) reads from (a): the same knobs on two fresh pairs
+# how far a2 (the default again) reads from (a), |(a2)/(a) - 1|, unrounded ("" without a
+# figure): the same knobs on two fresh pairs
+function rawnoise(s, k,    r) {
+	r = rawratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
+	return r == "" ? "" : (r > 1 ? r - 1 : 1 - r)
+}
+# rawnoise() shown to 2 places, "-" without a figure
 function noise_of(s, k,    r) {
-	r = ratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
-	return r == "-" ? "-" : sprintf("%.2f", (r > 1 ? r - 1 : 1 - r))
+	r = rawnoise(s, k)
+	return r == "" ? "-" : sprintf("%.2f", r)
 }
 END {
 	printf "# vqpair live-traffic table, kernel %s, TCG guest: %s\n", tag, hdr
