@@ -313,15 +313,10 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 			return VQ_EXIT_OK;
 		case ':':	/* the leading ':' of the optstring: an option without its value */
 		default: {
-			/* named as typed: "--socket" or "-s", "--bogus" without its "=value" */
-			const char *w = argv[optind - 1];
-			int n = (int)strcspn(w, "=");
+			char why[160];
 
-			if (strncmp(w, "--", 2))
-				return ctl_usage_error(NULL, o == ':' ? "option '-%c' needs an "
-						       "argument" : "unknown option '-%c'", optopt);
-			return ctl_usage_error(NULL, o == ':' ? "option '%.*s' needs an argument" :
-					       "unknown option '%.*s'", n, w);
+			return ctl_usage_error(NULL, "%s", util_opt_error(opts, o, argv[optind - 1],
+									 optopt, why, sizeof(why)));
 		}
 		}
 	}

@@ -269,7 +269,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->state_dir = VQ_DEFAULT_STATE_DIR;
 	o->interval_ms = TICK_DEFAULT_MS;
 	o->slice_us = SLICE_DEFAULT_US;
-	while ((c = getopt_long(argc, argv, "s:l:t:S:i:I:L:n:m:p:C:vVh", lo, NULL)) != -1) {
+	/* errors named "vqtuned: ..." as the others are, not by argv[0] ("build/vqtuned: ...") */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:l:t:S:i:I:L:n:m:p:C:vVh", lo, NULL)) != -1) {
 		if (opt_once(lo, c, &seen))
 			return -EINVAL;
 		switch (c) {
@@ -337,9 +339,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'V':
 			printf("vqtuned " VQ_VERSION "\n");
 			exit(0);
-		default:
+		case ':':	/* the leading ':' of the optstring: an option without its value */
+		default: {
+			char why[160];
+
+			fprintf(stderr, "vqtuned: %s\n", util_opt_error(lo, c, argv[optind - 1],
+									optopt, why, sizeof(why)));
 			usage(stderr);
 			return -EINVAL;
+		}
 		}
 	}
 	if (optind < argc) {

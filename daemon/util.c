@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,4 +258,49 @@ err_close:
 	close(fd);
 	unlink(tmp);
 	return ret;
+}
+
+const char *util_opt_error(const struct option *lo, int c, const char *w, int short_opt,
+			   char *buf, size_t len)
+{
+	const struct option *o, *hit = NULL;
+	size_t n = 0, used;
+	unsigned int prefixed = 0;
+
+	/* as getopt_long() matched a long option: the exact name, else the one it abbreviates */
+	if (!strncmp(w, "--", 2))
+		n = strcspn(w + 2, "=");
+	for (o = lo; n && o->name; o++) {
+		if (strncmp(o->name, w + 2, n))
+			continue;
+		if (!o->name[n]) {
+			hit = o;
+			prefixed = 1;
+			break;
+		}
+		hit = prefixed++ ? hit : o;
+	}
+	/*
+	 * A short option: @w is not a long one, or getopt_long() named a short option its long
+	 * one is not (optopt is 0 for a long option it does not know, else the option's val):
+	 * "--verbose -xv" stops at x with optind still on "--verbose"
+	 */
+	if (!n || (short_opt && (!hit || prefixed > 1 || hit->val != short_opt))) {
+		snprintf(buf, len, c == ':' ? "option '-%c' needs an argument" :
+			 "unknown option '-%c'", short_opt);
+	} else if (prefixed > 1) {
+		used = (size_t)snprintf(buf, len, "option '%.*s' is ambiguous:", (int)n + 2, w);
+		for (o = lo; o->name && used < len; o++)
+			if (!strncmp(o->name, w + 2, n))
+				used += (size_t)snprintf(buf + used, len - used, "%s --%s",
+							 used && buf[used - 1] == ':' ? "" : ",",
+							 o->name);
+	} else if (hit && c == ':') {
+		snprintf(buf, len, "option '--%s' needs an argument", hit->name);
+	} else if (hit && w[2 + n] == '=' && hit->has_arg == no_argument) {
+		snprintf(buf, len, "option '--%s' takes no argument", hit->name);
+	} else {
+		snprintf(buf, len, "unknown option '%.*s'", (int)n + 2, w);
+	}
+	return buf;
 }

@@ -50,6 +50,23 @@ uint64_t util_now_ns(clockid_t clk);
  * device, else open(2)'s or fstat(2)'s.
  */
 int util_open_regular(const char *path);
+/*
+ * What getopt_long(3), run with opterr 0 and an optstring that starts with ':', found wrong,
+ * without the program name (both programs name themselves, not by argv[0]): @c is what it
+ * returned (':' an option without its value, '?' anything else), @w argv[optind - 1] (the
+ * word it stopped at, or the one before when a short option inside a group of them was
+ * wrong, which @short_opt then tells), @short_opt its optopt, @lo its long options. One of
+ * "unknown option '-x'", "option '-s' needs an argument", "unknown option '--bogus'" (as
+ * typed, without "=VALUE"), and naming the option an abbreviation stands for, "option
+ * '--socket' needs an argument", "option '--help' takes no argument", or "option '--ver' is
+ * ambiguous: --verbose, --version": what glibc's getopt says, in vqtune's words. Two long
+ * options with one prefix are ambiguous here even when glibc would take them for one (same
+ * has_arg, flag and val; no table of vqtune's has such a pair). Into @buf (@len bytes, cut
+ * to fit). Returns @buf.
+ */
+struct option;
+const char *util_opt_error(const struct option *lo, int c, const char *w, int short_opt,
+			   char *buf, size_t len);
 /* Write @len bytes to @path durably: temp file, fsync, rename, fsync dir. 0 or -errno. */
 int util_write_durable(const char *path, const void *buf, size_t len);
 

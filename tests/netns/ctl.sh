@@ -83,6 +83,19 @@ check "vqtuned --manage '': exit code" 2 $?
 check "... says it is empty" "vqtuned: --manage: an empty glob matches no device name" \
 	"$(head -1 "$VQ_TMP/err")"
 check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
+# an option refused by getopt_long(): named by the program, not by the path it was run as; an
+# abbreviation by the option it stands for
+for c in "--bogus=3:unknown option '--bogus'" "-x:unknown option '-x'" \
+	"--interval:option '--interval' needs an argument" \
+	"--ver:option '--ver' is ambiguous: --verbose, --version" \
+	"--verbose=1:option '--verbose' takes no argument"; do
+	timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" "${c%%:*}" >/dev/null \
+		2>"$VQ_TMP/err"
+	check "vqtuned ${c%%:*}: exit code" 2 $?
+	check "... says" "vqtuned: ${c#*:}" "$(head -1 "$VQ_TMP/err")"
+	check "... then the usage" "Usage: vqtuned [OPTIONS]" "$(sed -n 2p "$VQ_TMP/err")"
+done
+check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
 # https: the daemon has no TLS, refused with that reason before anything is sent
 "$VQTUNECTL" -H "https://127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
 check "-H https://...: exit code" 2 $?
@@ -93,11 +106,13 @@ for h in "127.0.0.1:$PORT" "http://127.0.0.1:$PORT/" "[::1]:$PORT"; do
 	check "-H '$h' (no listener): exit code" 3 $?
 done
 
-# a global option unknown, or without its value: 2, naming it as typed and which it is
+# a global option unknown, or without its value: 2, naming it as typed (an abbreviation: the
+# option it stands for) and which it is
 for c in "--bogus status:unknown option '--bogus'" "--bogus=3 status:unknown option '--bogus'" \
 	"-x status:unknown option '-x'" "-s:option '-s' needs an argument" \
 	"--timeout:option '--timeout' needs an argument" "events --bogus:unknown option '--bogus'" \
-	"events foo:unexpected argument 'foo'"; do
+	"events foo:unexpected argument 'foo'" "--help=1:option '--help' takes no argument" \
+	"--vers=1:option '--version' takes no argument"; do
 	# shellcheck disable=SC2086 # the words split on purpose
 	"$VQTUNECTL" ${c%%:*} >/dev/null 2>"$VQ_TMP/err"
 	check "vqtunectl ${c%%:*}: exit code" 2 $?

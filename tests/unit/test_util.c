@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* util: the display form of device names (docs/api.md) and the durable write. */
+/*
+ * util: the display form of device names (docs/api.md), the durable write, and the words
+ * of a command-line option getopt_long(3) refused.
+ */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -122,6 +126,65 @@ static void test_write_durable(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Run getopt_long() as vqtuned and vqtunectl do (opterr 0, leading ':') over @word, after
+ * @first when it is not NULL (a good option), to the first error.
+ */
+static const char *opt_words2(const char *first, const char *word, char *buf, size_t len)
+{
+	static const struct option lo[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char *argv[] = { "prog", (char *)(first ? first : word), (char *)word, NULL };
+	int c, argc = first ? 3 : 2;
+
+	optind = 0;	/* glibc: start over */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:vVh", lo, NULL)) != -1 && c != '?' && c != ':')
+		;
+	assert_true(c == '?' || c == ':');
+	return util_opt_error(lo, c, argv[optind - 1], optopt, buf, len);
+}
+
+static const char *opt_words(const char *word, char *buf, size_t len)
+{
+	return opt_words2(NULL, word, buf, len);
+}
+
+static void test_opt_error(void **state)
+{
+	char buf[160], small[24];
+
+	(void)state;
+	assert_string_equal(opt_words("-x", buf, sizeof(buf)), "unknown option '-x'");
+	assert_string_equal(opt_words("-s", buf, sizeof(buf)), "option '-s' needs an argument");
+	assert_string_equal(opt_words("--bogus=3", buf, sizeof(buf)), "unknown option '--bogus'");
+	assert_string_equal(opt_words("--socket", buf, sizeof(buf)),
+			    "option '--socket' needs an argument");
+	assert_string_equal(opt_words("--help=1", buf, sizeof(buf)),
+			    "option '--help' takes no argument");
+	/* an abbreviation of one option is that option */
+	assert_string_equal(opt_words("--he=1", buf, sizeof(buf)),
+			    "option '--help' takes no argument");
+	assert_string_equal(opt_words("--ver", buf, sizeof(buf)),
+			    "option '--ver' is ambiguous: --verbose, --version");
+	assert_string_equal(opt_words("--so", buf, sizeof(buf)),
+			    "option '--socket' needs an argument");
+	/* a short option inside a group: optind is still on the word before */
+	assert_string_equal(opt_words2("--verbose", "-xv", buf, sizeof(buf)),
+			    "unknown option '-x'");
+	assert_string_equal(opt_words2("--socket=/s", "-vx", buf, sizeof(buf)),
+			    "unknown option '-x'");
+	assert_string_equal(opt_words2("--verbose", "-vs", buf, sizeof(buf)),
+			    "option '-s' needs an argument");
+	/* cut to fit, NUL-terminated */
+	assert_string_equal(opt_words("--ver", small, sizeof(small)), "option '--ver' is ambig");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_control_len),
 		cmocka_unit_test(test_real_str),
 		cmocka_unit_test(test_write_durable),
+		cmocka_unit_test(test_opt_error),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
