@@ -572,11 +572,14 @@ static void pace_poke(int tfd)
 static void sighup_reload(void)
 {
 	static char why[POLICY_WHY_MAX];	/* 4.5 KB: off the stack of the loop */
+	static struct policy before;		/* for the event's changes; off the stack too */
+	char *diff;
 
 	if (!policy_path()) {
 		log_info("SIGHUP: no --policy file to reload");
 		return;
 	}
+	before = *policy_get();
 	if (policy_load_file(policy_path(), why, sizeof(why))) {
 		log_err("policy %s rejected; '%s' stays in force", policy_path(),
 			policy_get()->name);
@@ -584,9 +587,11 @@ static void sighup_reload(void)
 			  "(SIGHUP) rejected, '%s' stays in force: %s", policy_get()->name, why);
 		return;
 	}
+	diff = policy_diff(&before, policy_get());
 	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed "
-		  "from %s (SIGHUP), mode %s", policy_get()->name, policy_path(),
-		  policy_get()->mode);
+		  "from %s (SIGHUP), mode %s; %s", policy_get()->name, policy_path(),
+		  policy_get()->mode, diff ? diff : "changes unknown (out of memory)");
+	free(diff);
 }
 
 /* An epoll set of the signalfd @sfd and @api's listeners; -errno when none could be made. */

@@ -141,6 +141,16 @@ int policy_glob_check(const char *g, char *why, size_t len);
 bool policy_selects(const struct policy *p, const char *driver, const char *name,
 		    const char *netns);
 
+/*
+ * What an install changed, for its event: "changed KEY OLD -> NEW, ..." with KEY a dotted
+ * path of the schema as `vqtunectl policy set` takes it and the values compact JSON, in
+ * policy_to_json()'s order; the name is left out (the event names the policy). At most
+ * POLICY_DIFF_SHOWN are listed, then " and N more"; "nothing but the name changed", or
+ * "nothing changed". malloc'd; NULL when memory ran out.
+ */
+#define POLICY_DIFF_SHOWN	8
+char *policy_diff(const struct policy *old, const struct policy *new_);
+
 /* Path given with --policy, for SIGHUP reloads (NULL: none). */
 void policy_set_path(const char *path);
 const char *policy_path(void);

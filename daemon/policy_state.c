@@ -345,6 +345,72 @@ bool policy_selects(const struct policy *p, const char *driver, const char *name
 	       netns_has(&p->netns, netns ? netns : "");
 }
 
+/*
+ * Leaves of @a and @b (two policy_to_json(): the same members) that differ under @path (@plen
+ * bytes, the dotted key so far), in @b's order: the first POLICY_DIFF_SHOWN go to @f, *n
+ * counts all. Reals with 15 digits, so 0.1 reads 0.1; two that read the same are no change.
+ */
+static void diff_walk(FILE *f, const json_t *a, const json_t *b, char *path, size_t plen,
+		      unsigned int *n)
+{
+	const size_t flags = JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(15);
+	const json_t *v;
+	const char *key;
+	char *sa, *sb;
+
+	if (json_is_object(a) && json_is_object(b)) {
+		json_object_foreach((json_t *)b, key, v) {
+			size_t kl = strlen(key);
+
+			/* the event names the policy; its name is not one of the changes */
+			if ((!plen && !strcmp(key, "name")) || plen + kl + 2 > POLICY_FIELD_MAX)
+				continue;
+			sprintf(path + plen, "%s%s", plen ? "." : "", key);
+			diff_walk(f, json_object_get(a, key), v, path, plen + kl + !!plen, n);
+			path[plen] = '\0';
+		}
+		return;
+	}
+	if (a && json_equal((json_t *)a, (json_t *)b))
+		return;
+	sa = a ? json_dumps(a, flags) : NULL;
+	sb = json_dumps(b, flags);
+	/* reals that differ past the digits shown would read "4.1 -> 4.1": not a change here */
+	if (!(sa && sb && !strcmp(sa, sb)) && (*n)++ < POLICY_DIFF_SHOWN)
+		fprintf(f, "%s%s %s -> %s", *n > 1 ? ", " : "", path, sa ? sa : "(absent)",
+			sb ? sb : "?");
+	free(sa);
+	free(sb);
+}
+
+char *policy_diff(const struct policy *old, const struct policy *new_)
+{
+	json_t *a = policy_to_json(old), *b = policy_to_json(new_);
+	char path[POLICY_FIELD_MAX] = "", *text = NULL;
+	size_t len = 0;
+	unsigned int n = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f && a && b) {
+		fputs("changed ", f);
+		diff_walk(f, a, b, path, 0, &n);
+		if (n > POLICY_DIFF_SHOWN)
+			fprintf(f, " and %u more", n - POLICY_DIFF_SHOWN);
+	}
+	json_decref(a);
+	json_decref(b);
+	if (!f || fclose(f) || !a || !b) {
+		free(text);
+		return NULL;
+	}
+	if (!n) {
+		free(text);
+		return strdup(strcmp(old->name, new_->name) ? "nothing but the name changed" :
+			      "nothing changed");
+	}
+	return text;
+}
+
 void policy_set_path(const char *path)
 {
 	path_ = path;

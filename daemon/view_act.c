@@ -377,13 +377,16 @@ int view_policy_get(json_t **out)
 int view_policy_put(json_t *body, const char *text, size_t len, json_t **out)
 {
 	struct policy p;
+	char *diff;
 	int st = policy_parse(body, text, len, &p, out);
 
 	if (st)
 		return st;
+	diff = policy_diff(policy_get(), &p);
 	policy_set(&p);
-	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed, mode %s",
-		  p.name, p.mode);
+	act_event(NULL, NULL, NULL, NULL, -1, NULL, NULL, WHO_MANUAL, "policy '%s' installed, "
+		  "mode %s; %s", p.name, p.mode, diff ? diff : "changes unknown (out of memory)");
+	free(diff);
 	return view_policy_get(out);
 }
 

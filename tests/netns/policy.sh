@@ -20,6 +20,9 @@ show() { vq_ctl --json policy show; }
 field() { show | vq_json "d['policy']$1"; }
 # snap: a digest of the whole policy as GET shows it, to compare before and after
 snap() { show | sha256sum | cut -c1-16; }
+# the reason of the last policy install's event
+ev_last_policy() { vq_ctl --json events |
+	vq_json "[e['reason'] for e in d['events'] if e['reason'].startswith('policy ')][-1]"; }
 
 # the policy of --policy is journalled at start like a SIGHUP or PUT install
 want="policy 'observe' installed from $POL (start), mode observe"
@@ -345,8 +348,9 @@ check "... the rest kept" 30 "$(field "['guard']['hold_ticks']")"
 check "... name marked modified" "observe-put (modified)" "$(field "['name']")"
 check "... status shows that name" "observe-put (modified)" \
 	"$(vq_ctl --json status | vq_json "d['policy']")"
-check_true "... journalled under that name" \
-	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -qF \"policy 'observe-put (modified)' installed, mode observe\""
+check "... journalled under that name, with what changed" \
+	"policy 'observe-put (modified)' installed, mode observe; changed guard.cooldown_ticks 2 -> 5" \
+	"$(ev_last_policy)"
 vq_ctl policy set mode advise >/dev/null
 check "policy set mode advise: marked once" "observe-put (modified)" "$(field "['name']")"
 ev_before=$(vq_ctl --json status | vq_json "d['last_event_id']")
@@ -493,8 +497,10 @@ check "SIGHUP with mode advise: installed" advise "$(field "['mode']")"
 sed 's/"name": "observe"/"name": "observe-hup"/' "$VQ_ROOT/policies/observe.json" >"$POL"
 seen=$((seen + 1)); check_true "SIGHUP handled (reload $seen logged)" hup_wait $seen
 check "SIGHUP with a good variant: name" observe-hup "$(field "['name']")"
-check_true "... journalled as an event" \
-	bash -c "'$VQTUNECTL' -s '$VQ_SOCK' events | grep -q \"policy 'observe-hup' installed from .* (SIGHUP)\""
+check "... journalled as an event, with what changed (the name left out)" \
+	"policy 'observe-hup' installed from $POL (SIGHUP), mode observe; changed mode \
+\"advise\" -> \"observe\"" \
+	"$(ev_last_policy)"
 check "... mode" observe "$(field "['mode']")"
 check "... replaced whole (cooldown back to the default)" 2 "$(field "['guard']['cooldown_ticks']")"
 check_true "daemon alive at the end" kill -0 "$VQ_DPID"

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -217,6 +218,60 @@ static void test_wrapper_is_its_policy(void **state)
 	json_decref(obj);
 }
 
+/*
+ * An install's event says what changed (policy_diff()): dotted keys as `vqtunectl policy
+ * set` takes them, old -> new in compact JSON, the name left out, at most POLICY_DIFF_SHOWN
+ * listed and the rest counted.
+ */
+static void test_diff_names_changes(void **state)
+{
+	struct policy a, b;
+	char *d;
+	int i;
+
+	(void)state;
+	policy_defaults(&a);
+	b = a;
+	d = policy_diff(&a, &b);
+	assert_string_equal(d, "nothing changed");
+	free(d);
+	snprintf(b.name, sizeof(b.name), "observe (modified)");
+	d = policy_diff(&a, &b);
+	assert_string_equal(d, "nothing but the name changed");
+	free(d);
+	b.law.bounds[LK_RX_USECS].max = a.law.bounds[LK_RX_USECS].max - 200;
+	snprintf(b.mode, sizeof(b.mode), "active");
+	b.law.step_factor_max = 1.5;
+	d = policy_diff(&a, &b);
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want), "changed mode \"observe\" -> \"active\", "
+			 "controllers.polling.rx_usecs.max_us %lld -> %lld, "
+			 "guard.step_factor_max 2.0 -> 1.5",
+			 (long long)a.law.bounds[LK_RX_USECS].max,
+			 (long long)b.law.bounds[LK_RX_USECS].max);
+		assert_string_equal(d, want);
+	}
+	free(d);
+	/* ten changes: eight listed, two counted */
+	b = a;
+	for (i = 0; i < 10; i++)
+		b.law.bounds[i].max += 1;
+	d = policy_diff(&a, &b);
+	assert_int_equal(strncmp(d, "changed controllers.qlimit.", 27), 0);
+	assert_non_null(strstr(d, " and 2 more"));
+	{
+		int commas = 0;
+		const char *c;
+
+		for (c = d; (c = strstr(c, ", ")); c++)
+			commas++;
+		assert_int_equal(commas, POLICY_DIFF_SHOWN - 1);
+	}
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_c1_controls_refused),
 		cmocka_unit_test(test_real_range_digits),
 		cmocka_unit_test(test_wrapper_is_its_policy),
+		cmocka_unit_test(test_diff_names_changes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
