@@ -503,15 +503,20 @@ int knob_set_probe(struct device *d, const struct knob_inst *ki)
 	return 0;
 }
 
-int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
+int knob_writable_probed(struct device *d, const struct knob_inst *ki, int probe_err,
+			 char *why, size_t whylen)
 {
 	struct napi_count napis = { .ifindex = d->ifindex };
-	int ret = knob_set_probe(d, ki);
 	bool none = dev_napi_none(d);
 
 	/* no NAPI at the last sample: ask again, GRO may have come on since (a failed dump
 	 * cannot tell, and the write will) */
 	if (d->managed && threaded_refused(d, ki, none) && d->ns->ndv)
 		none = !ndv_napi_dump(d->ns->ndv, d->ifindex, napi_count_cb, &napis) && !napis.n;
-	return writable_verdict(d, ki, ret, none, why, whylen);
+	return writable_verdict(d, ki, probe_err, none, why, whylen);
+}
+
+int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)
+{
+	return knob_writable_probed(d, ki, knob_set_probe(d, ki), why, whylen);
 }

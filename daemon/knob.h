@@ -164,7 +164,17 @@ int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_
  * same for every knob of one provider on one device.
  */
 int knob_set_probe(struct device *d, const struct knob_inst *ki);
-/* The verdict of knob_writable() for a probe answer @probe_err (0 or -errno); no I/O. */
+/*
+ * knob_writable() with the probe's answer given (@probe_err, knob_set_probe()'s, asked once
+ * for a view of all a device's knobs); a NAPI_GET dump is still made for a veth's threaded
+ * with no NAPI at the last sample, so a view says what a set would find.
+ */
+int knob_writable_probed(struct device *d, const struct knob_inst *ki, int probe_err,
+			 char *why, size_t whylen);
+/*
+ * The verdict of knob_writable() for a probe answer @probe_err (0 or -errno) and the NAPIs
+ * of the last sample; no I/O.
+ */
 int knob_writable_from(const struct device *d, const struct knob_inst *ki, int probe_err,
 		       char *why, size_t whylen);
 /* Read the value from the kernel now. 0 or -errno (message in @err). */

@@ -200,10 +200,10 @@ struct ro_cache {
 };
 
 /*
- * "writable" of one knob (knob.h knob_writable_from()): the device is managed, its driver
+ * "writable" of one knob (knob.h knob_writable_probed()): the device is managed, its driver
  * has the set operation (a driver without it is known before any write), and a veth's
- * device-wide threaded has a NAPI as of its last sample; a knob that is not writable
- * carries "read_only_reason".
+ * device-wide threaded has a NAPI (asked again when the last sample saw none: GRO may have
+ * come on since); a knob that is not writable carries "read_only_reason".
  */
 static void knob_ro(struct device *d, const struct knob_inst *ki, struct ro_cache *rc, json_t *o)
 {
@@ -214,7 +214,7 @@ static void knob_ro(struct device *d, const struct knob_inst *ki, struct ro_cach
 		rc->probe[ki->prov] = knob_set_probe(d, ki);
 		rc->asked[ki->prov] = true;
 	}
-	w = knob_writable_from(d, ki, rc->probe[ki->prov], why, sizeof(why));
+	w = knob_writable_probed(d, ki, rc->probe[ki->prov], why, sizeof(why));
 	json_object_set_new(o, "writable", json_boolean(w));
 	if (!w)
 		json_object_set_new(o, "read_only_reason", json_string(why));

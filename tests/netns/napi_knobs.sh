@@ -6,7 +6,8 @@
 # back. A set to the value already there is an event saying so, not a change. threaded on a
 # device with no NAPI (a veth with GRO off), which the kernel refuses, is read-only with the
 # reason in the views, and a set of it is refused by name before any write; with GRO turned
-# on since the last sample, the set asks the kernel again and goes through.
+# on since the last sample, the view and the set ask the kernel again: writable, and the set
+# goes through.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -89,6 +90,10 @@ check "journal empty after restore" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- 
 
 # GRO on gives vc a NAPI; the set, well before the next (30 s) tick, asks the kernel again
 ip netns exec "$A" ethtool -K vc gro on >/dev/null || exit $KSFT_FAIL
+# ... and so does the view, which says writable as the set will find it, not as of the tick
+check "GRO on, vc's threaded in the view at once: writable, no reason" "True|None" \
+	"$(vq_ctl --json knobs "$A:vc" | vq_json '"|".join("%s|%s" % (k["writable"],
+		k.get("read_only_reason")) for k in d["knobs"] if k["name"] == "threaded")')"
 vq_ctl set "$A:vc" threaded 1 >/dev/null
 check "GRO on, vc threaded 1 at once: written (exit 0)" 0 $?
 check "... the kernel's threaded" 1 "$(ip netns exec "$A" cat /sys/class/net/vc/threaded)"
