@@ -407,6 +407,26 @@ static struct device *entry_locate(struct entry *e, char *why, size_t whylen)
 }
 
 /*
+ * Whether @e's device was deleted (netns_link_deleted(): the kernel said so, and it did not
+ * move to another namespace) and nothing is at its ifindex now: its knobs went with it.
+ */
+static bool entry_deleted(const struct entry *e)
+{
+	struct netns *ns = netns_find(e->netns);
+
+	return ns && !dev_lookup(ns, e->ifindex) && netns_link_deleted(ns, e->ifindex);
+}
+
+/* The event that drops @e, whose device was deleted (entry_deleted()): nothing is owed. */
+static void entry_deleted_event(const struct entry *e)
+{
+	act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, &e->written, NULL,
+		  WHO_RESTORE, "%s was deleted from netns '%s' (ifindex %d), not moved to another "
+		  "namespace: the knob went with it, nothing to restore (original %" PRIu64 ")",
+		  e->device, e->netns, e->ifindex, e->original);
+}
+
+/*
  * @e's NAPI is gone from the kernel's list. On a device that is up, the NAPIs that replaced
  * it (a channel change, a down and up) took the device's values (netif_napi_add() copies
  * gro_flush_timeout and napi_defer_hard_irqs from the device; a driver with persistent NAPI
@@ -430,7 +450,8 @@ static int restore_napi_gone(struct device *d, struct entry *e, char *err, size_
  * Put @e's original back. 0: written and read back; 1: the knob holds the original already
  * (a law that moved it and back, a busyloop probe), so nothing is written and the event
  * says so, as act_set() of an unchanged value does, and 1 also for a NAPI that is gone from
- * a device that is up (restore_napi_gone()); -ENODEV/-ENOENT: its device or instance is
+ * a device that is up (restore_napi_gone()) and for a device the kernel deleted
+ * (entry_deleted(), with its event); -ENODEV/-ENOENT: its device or instance is
  * gone; -EAGAIN: its NAPI is gone while the device is down (kept); other -errno: the write
  * failed, why in @err.
  */
@@ -443,6 +464,10 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 
 	/* a journal of a previous run may name a namespace not watched yet: open it */
 	netns_get(e->netns);
+	if (entry_deleted(e)) {
+		entry_deleted_event(e);
+		return 1;
+	}
 	d = entry_locate(e, err, errlen);
 	if (!d)
 		return -ENODEV;
@@ -484,11 +509,21 @@ static int restore_one(struct entry *e, char *err, size_t errlen)
 void act_sweep(void)
 {
 	char why[256];
-	unsigned int i;
+	unsigned int i = 0;
+	bool dropped = false;
 
-	for (i = 0; i < act_n_entries; i++) {
+	while (i < act_n_entries) {
 		struct entry *e = &act_entries[i];
 
+		/* before entry_locate(): a device deleted is not followed to one of its name */
+		if (entry_deleted(e)) {
+			if (e->changed)
+				entry_deleted_event(e);
+			entry_remove(e);
+			dropped = true;
+			continue;
+		}
+		i++;
 		if (entry_locate(e, why, sizeof(why))) {
 			e->missing = 0;
 			e->reported = false;
@@ -505,7 +540,7 @@ void act_sweep(void)
 			  e->netns, e->ifindex, e->original, why);
 	}
 	/* a save that failed (a full state dir) is tried again until the file holds the table */
-	act_journal_sync(false);
+	act_journal_sync(dropped);
 }
 
 static int seq_desc(const void *a, const void *b)

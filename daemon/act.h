@@ -89,7 +89,10 @@ int act_restore_netns(const char *netns, unsigned int *n_failed);
  * the one managed device of that name in a watched namespace that still holds vqtune's
  * value (a move between namespaces); a changed knob whose device is nowhere is reported
  * once (event "error" with the original) and kept: it follows the device if it shows up
- * later, and a restore reports it failed and drops it.
+ * later, and a restore reports it failed and drops it. An entry whose device the kernel
+ * deleted, as its link notifications told (netns_link_deleted(): not a move), is dropped
+ * at once, its knob gone with the device: a "restore" event when it was changed, nothing
+ * owed; a restore does the same.
  */
 void act_sweep(void);
 /* Knob instances vqtune changed and still owes a restore. */

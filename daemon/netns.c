@@ -13,8 +13,10 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <linux/if_link.h>
 #include <linux/magic.h>
 #include <linux/rtnetlink.h>
+#include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
@@ -465,15 +467,65 @@ struct netns *netns_get(const char *name)
 	return ns;
 }
 
+bool netns_link_deleted(const struct netns *ns, int ifindex)
+{
+	unsigned int i, n = ns->n_deleted < NETNS_DELETED_MAX ? ns->n_deleted : NETNS_DELETED_MAX;
+
+	for (i = 0; i < n; i++)
+		if (ns->deleted[i] == ifindex)
+			return true;
+	return false;
+}
+
+/* Remember (@del) or forget the deletion of @ifindex in @ns. */
+static void link_deleted_set(struct netns *ns, int ifindex, bool del)
+{
+	unsigned int i, n = ns->n_deleted < NETNS_DELETED_MAX ? ns->n_deleted : NETNS_DELETED_MAX;
+
+	for (i = 0; i < n; i++)
+		if (ns->deleted[i] == ifindex)
+			ns->deleted[i] = 0;	/* no link has ifindex 0 */
+	if (del)
+		ns->deleted[ns->n_deleted++ % NETNS_DELETED_MAX] = ifindex;
+}
+
+/*
+ * The link notifications in @buf (@len bytes): a deletion that is not a move to another
+ * namespace is remembered for netns_link_deleted(), a new link at that ifindex forgets it.
+ * Other families (AF_BRIDGE's RTM_DELLINK is a port leaving its bridge) are not links going.
+ */
+static void link_news(struct netns *ns, void *buf, int len)
+{
+	struct nlmsghdr *h;
+
+	for (h = buf; nlmsg_ok(h, len); h = nlmsg_next(h, &len)) {
+		struct ifinfomsg *ifi = nlmsg_data(h);
+
+		if ((h->nlmsg_type != RTM_DELLINK && h->nlmsg_type != RTM_NEWLINK) ||
+		    h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)) || ifi->ifi_family != AF_UNSPEC ||
+		    ifi->ifi_index <= 0)
+			continue;
+		if (h->nlmsg_type == RTM_NEWLINK)
+			link_deleted_set(ns, ifi->ifi_index, false);
+		else if (!nlmsg_find_attr(h, sizeof(*ifi), IFLA_NEW_NETNSID))
+			link_deleted_set(ns, ifi->ifi_index, true);
+	}
+}
+
 void netns_drain_mon(struct netns *ns)
 {
-	char buf[8192];
+	/* parsed as netlink messages: aligned as one; a link message with its stats fits */
+	static union {
+		struct nlmsghdr h;
+		char b[32768];
+	} buf;
 	int fd = nl_socket_get_fd(ns->mon);
 
 	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		ssize_t n = recv(fd, buf.b, sizeof(buf.b), MSG_DONTWAIT);
 
 		if (n > 0) {
+			link_news(ns, buf.b, (int)n);
 			ns->resync = true;
 			continue;
 		}

@@ -21,6 +21,8 @@
 #define NETNS_NAME_MAX	64
 /* How many namespaces one daemon watches; --netns is for a lab or a handful of guests. */
 #define NETNS_MAX	64
+/* Deleted ifindexes remembered per namespace (a burst of deletions beyond it is not known). */
+#define NETNS_DELETED_MAX	256
 
 struct nl_sock;
 struct ndv_sock;
@@ -44,6 +46,12 @@ struct netns {
 	struct eth_mon *ethmon;		/* its settings news (nl_ethtool.h); NULL: none */
 	int ioctl_fd;			/* SIOCETHTOOL socket */
 	bool resync;			/* a notification asks for a link re-dump */
+	/*
+	 * ifindexes the kernel deleted here (netns_link_deleted()), a ring of the last
+	 * NETNS_DELETED_MAX; n_deleted counts all ever recorded
+	 */
+	int deleted[NETNS_DELETED_MAX];
+	unsigned int n_deleted;
 	bool sysfs_mounted;
 	bool polled;			/* main.c: @mon is in its epoll set */
 };
@@ -99,5 +107,14 @@ struct netns *netns_get(const char *name);
 void netns_drain_mon(struct netns *ns);
 /* Monitor socket fd of @ns, for epoll. */
 int netns_mon_fd(struct netns *ns);
+/*
+ * Whether the kernel said the link at @ifindex in @ns was deleted, not moved: an RTM_DELLINK
+ * (AF_UNSPEC, rtnetlink(7)) without IFLA_NEW_NETNSID, which the kernel adds when a device
+ * leaves for another namespace (net/core/dev.c __dev_change_net_namespace(), Linux 4.15+),
+ * read by netns_drain_mon() since the namespace was opened, and no RTM_NEWLINK at that
+ * ifindex after it. False when not known: a lost notification (ENOBUFS), a deletion while the
+ * daemon was not running, one of more than NETNS_DELETED_MAX since.
+ */
+bool netns_link_deleted(const struct netns *ns, int ifindex);
 
 #endif

@@ -3,9 +3,11 @@
 # dev X netns B`) keeps its settings, and the journal entry follows it there: the knob shows
 # as changed on the device in B, and restore puts the original back there. One that moves
 # out of every watched namespace is reported once (an "error" event with the original) and
-# kept; when it comes back into a watched namespace the entry follows it again. A new device
-# that only has the same name (not vqtune's value) is not taken for the old one: restore
-# reports that knob failed and leaves the new device alone.
+# kept; when it comes back into a watched namespace the entry follows it again. One the kernel
+# deleted (RTM_DELLINK naming no namespace it moved to) took its knob with it: dropped at
+# once with a "restore" event, nothing owed, and a new device of its name is left alone. A new
+# device that only has the name of one that left (not vqtune's value) is not taken for it:
+# restore reports that knob failed and leaves the new device alone.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -14,7 +16,7 @@ SET=30000	# gro-flush-timeout vqtune writes, ns
 A=$(vq_netns a) && B=$(vq_netns b) && C=$(vq_netns c) || exit $KSFT_FAIL
 # veths without NAPI (GRO off): gro-flush-timeout is the device's own sysfs value, which a
 # move between namespaces keeps
-for d in x0 y0 z0; do
+for d in x0 y0 z0 w0; do
 	ip -n "$A" link add "$d" type veth peer name "${d}p" && ip -n "$A" link set "$d" up ||
 		exit $KSFT_FAIL
 done
@@ -37,7 +39,7 @@ last_event_field() {
 		vq_json "[str(e['$3']) for e in d['events'] if e['who'] == '$1' and e['device'] == '$2'][-1]"
 }
 
-for d in x0 y0 z0; do
+for d in x0 y0 z0 w0; do
 	vq_wait_code 200 GET "/v1/devices/$A:$d" 2 >/dev/null
 	orig[${#orig[@]}]=$(gft "$A" "$d")
 	vq_ctl set "$A:$d" gro-flush-timeout "$SET" >/dev/null
@@ -73,7 +75,7 @@ check "... its new value is the original" "$y_orig" "$(last_event_field error y0
 check "... its old value is vqtune's" "$SET" "$(last_event_field error y0 old)"
 sleep 0.5
 check "... reported once" 1 "$(events error y0 | wc -l)"
-check "x0 and y0 and z0 still owed" 3 "$(vq_api GET /v1/status | cut -d' ' -f2- |
+check "x0, y0, z0 and w0 still owed" 4 "$(vq_api GET /v1/status | cut -d' ' -f2- |
 	vq_json 'd["changed_knobs"]')"
 # ... and back into a watched namespace: followed again
 ip -n "$C" link set y0 netns "$B" || exit $KSFT_FAIL
@@ -82,24 +84,44 @@ for _ in $(seq 30); do [ "$(knob "$B:y0" changed)" == True ] && break; sleep 0.1
 check "$B:y0: changed, owed again" True "$(knob "$B:y0" changed)"
 check "$B:y0: original" "$y_orig" "$(knob "$B:y0" original)"
 
-# ---- z0 is deleted and a new z0 made: same name, not vqtune's value, not followed
+# ---- z0 is deleted and a new z0 made at once: the knob went with the old one, nothing owed
+z_if=$(vq_ifindex "$A" z0)
 ip -n "$A" link del z0 && ip -n "$A" link add z0 type veth peer name z0p &&
 	ip -n "$A" link set z0 up || exit $KSFT_FAIL
 z_new=$(gft "$A" z0)
-for _ in $(seq 30); do [ -n "$(events error z0)" ] && break; sleep 0.1; done
-check_true "an error event for z0 names the other device ($(events error z0))" \
-	grep -q "the z0 in netns '$A' has gro-flush-timeout $z_new, not the $SET vqtune wrote" \
-	<<<"$(events error z0)"
+for _ in $(seq 30); do [ -n "$(events restore z0)" ] && break; sleep 0.1; done
+check "a restore event for z0: deleted, nothing to restore" "z0 was deleted from netns '$A' \
+(ifindex $z_if), not moved to another namespace: the knob went with it, nothing to restore \
+(original $z_orig)" "$(events restore z0)"
+check "... its old value is vqtune's" "$SET" "$(last_event_field restore z0 old)"
+check "... no error event for z0" "" "$(events error z0)"
 check "the new $A:z0 is not shown as changed" False "$(knob "$A:z0" changed)"
+check "... and keeps its own value" "$z_new" "$(gft "$A" z0)"
+check "z0 no longer owed: x0, y0 and w0 are" 3 "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json 'd["changed_knobs"]')"
 
-# ---- restore: x0 and y0 put back in B; z0 reported failed, the new z0 untouched
+# ---- w0 leaves for C (unwatched) and a new w0 is made in A: same name, not vqtune's value,
+# not followed; the old one is still owed (it lives on in C)
+ip -n "$A" link set w0 netns "$C" && ip -n "$A" link add w0 type veth peer name w0q &&
+	ip -n "$A" link set w0 up || exit $KSFT_FAIL
+w_new=$(gft "$A" w0)
+for _ in $(seq 30); do [ -n "$(events error w0)" ] && break; sleep 0.1; done
+check_true "an error event for w0 names the other device ($(events error w0))" \
+	grep -q "the w0 in netns '$A' has gro-flush-timeout $w_new, not the $SET vqtune wrote" \
+	<<<"$(events error w0)"
+check "the new $A:w0 is not shown as changed" False "$(knob "$A:w0" changed)"
+
+# ---- restore: x0 and y0 put back in B; w0 reported failed, the new w0 untouched
 vq_ctl restore >"$VQ_TMP/restore.out" 2>"$VQ_TMP/restore.err"
-check "restore exit code (z0 failed)" 1 $?
-check_true "restore names z0 ($(tr '\n' ' ' <"$VQ_TMP/restore.err"))" \
-	grep -q z0 "$VQ_TMP/restore.err"
-check_true "... and not x0 or y0" eval '! grep -qE "x0|y0" "$VQ_TMP/restore.err"'
+check "restore exit code (w0 failed)" 1 $?
+check_true "restore names w0 ($(tr '\n' ' ' <"$VQ_TMP/restore.err"))" \
+	grep -q w0 "$VQ_TMP/restore.err"
+check_true "... and not x0, y0 or z0" eval '! grep -qE "x0|y0|z0" "$VQ_TMP/restore.err"'
 check "x0 restored in $B" "$x_orig" "$(gft "$B" x0)"
 check "y0 restored in $B" "$y_orig" "$(gft "$B" y0)"
+check "the new w0 untouched" "$w_new" "$(gft "$A" w0)"
+check "the old w0, in $C, keeps vqtune's value (no watched namespace holds it)" "$SET" \
+	"$(gft "$C" w0)"
 check "the new z0 untouched" "$z_new" "$(gft "$A" z0)"
 check "nothing owed after the restore" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- |
 	vq_json 'd["changed_knobs"]')"
