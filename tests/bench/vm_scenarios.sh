@@ -10,7 +10,8 @@
 #
 # Figures, and the issue's targets judged on them in a last section ("targets": (c) no worse
 # than (a) beyond the (a')/(a) noise, within 10% of (b), half (a)'s rr-under-bulk p99 at 90%
-# of its bulk, 80% of copy mode with a slow consumer), which never set the exit status.
+# of its bulk, 80% of copy mode with a slow consumer), which never set the exit status, and
+# beside them the ratios of each round ("paired:"), whose columns ran back to back.
 # Exit 0 when every cell of the table has a figure from every run; 1 when a tool failed or
 # a cell has no number (a (c) cell while vqtuned refuses an active policy, for one); the
 # table is printed either way.
@@ -173,6 +174,7 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 		key = f["scen"] SUBSEP c SUBSEP k
 		runs[key]++
 		val[key] = val[key] " " f[k]
+		rv[key, f["run"]] = f[k]
 	}
 	if ("error" in f) {
 		bad++
@@ -248,6 +250,29 @@ function rawnoise(s, k,    r) {
 	r = rawratio(m(s SUBSEP "a2" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
 	return r == "" ? "" : (r > 1 ? r - 1 : 1 - r)
 }
+# paired S K: the ratios of each round, "(c)/mean((a),(a2)) R1 R2 ... median M; (c)/(b) ...":
+# the columns of one round run back to back, so a host that drifts between rounds (a slower
+# round 3 for every column) moves both sides of the ratio of a round alike. Rounds run from 1
+# to the last with an (a) or (c) figure; one missing a figure of a ratio is left out of that
+# ratio; "" without (a2).
+function paired(s, k,    r, a, a2, b, c, l1, l2, out) {
+	for (r = 1; (s SUBSEP "a" SUBSEP k, r) in rv || (s SUBSEP "c" SUBSEP k, r) in rv; r++) {
+		a = rv[s SUBSEP "a" SUBSEP k, r]; a2 = rv[s SUBSEP "a2" SUBSEP k, r]
+		b = rv[s SUBSEP "b" SUBSEP k, r]; c = rv[s SUBSEP "c" SUBSEP k, r]
+		if (c != "" && a != "" && a2 != "" && a + a2 > 0) l1 = l1 " " c / ((a + a2) / 2)
+		if (c != "" && b != "" && b + 0 > 0) l2 = l2 " " c / b
+	}
+	if (l1 == "") return ""
+	out = "(c)/mean((a),(a'"'"')) per round" sprintf2(l1) " median " sprintf("%.2f", med(l1))
+	if (l2 != "") out = out "; (c)/(b)" sprintf2(l2) " median " sprintf("%.2f", med(l2))
+	return out
+}
+# a list of numbers to 2 places each
+function sprintf2(l,    n, i, x, out) {
+	n = split(l, x, " ")
+	for (i = 1; i <= n; i++) out = out " " sprintf("%.2f", x[i])
+	return out
+}
 # rawnoise() shown to 2 places, "-" without a figure
 function noise_of(s, k,    r) {
 	r = rawnoise(s, k)
@@ -296,6 +321,10 @@ END {
 			m(s SUBSEP "o" SUBSEP k)), ratio(m(s SUBSEP "o" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
 		if (noise) printf "   noise |(a'"'"')/(a) - 1| %s", noise_of(s, k)
 		printf "\n"
+	}
+	for (i = 1; i <= ns; i++) {
+		s = order[i]; k = (s == "bulk" || s == "slowzc") ? "gbps" : "p99_us"
+		if (noise && paired(s, k) != "") printf "  %-7s %-7s paired: %s\n", s, k, paired(s, k)
 	}
 	if ("bulkrr" in seen)
 		printf "  bulkrr: (c) p99 = %s of (a)'"'"'s, with (c) bulk = %s of (a)'"'"'s (target bulk >= 0.90)\n",

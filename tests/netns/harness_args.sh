@@ -187,6 +187,9 @@ check "... the targets, unrounded: (c)/(a) against 1 + noise, (c)/(b) against 1.
 	"$(grep '^ *rr *p99_us *(c)/(a) [0-9.]* <=' "$VQ_TMP/out" | tr -s ' ' | sed 's/^ //')"
 check "... and counted" "met 1 of 2; not met: rr:(c)/(a)" \
 	"$(grep '^ *met [0-9]* of' "$VQ_TMP/out" | sed 's/^ *//')"
+check "... the paired ratios of each round: (c) over the mean of its (a) and (a'), over its (b)" \
+	"rr p99_us paired: (c)/mean((a),(a')) per round 1.31 1.03 median 1.17; (c)/(b) 0.95 median 0.95" \
+	"$(grep '^ *rr *p99_us *paired:' "$VQ_TMP/out" | tr -s ' ' | sed 's/^ //')"
 check "... (o)'s events marked" "vqtuned knob events per run, rr: 3 o:0 3 o:0" \
 	"$(grep 'knob events' "$VQ_TMP/out" | sed 's/^ *//')"
 grep -v 'cfg=c ' "$VQ_TMP/t.cells" >"$VQ_TMP/noc.cells"
