@@ -275,9 +275,9 @@ static int ctl_knob_request(struct ctl_conn *c, const char *cmd, const char *met
 			    const char *dev, const char *knob, const char *query, json_t *body,
 			    void (*text)(json_t *))
 {
-	char *suffix = ctl_knob_suffix(knob), *path = NULL, *full = NULL;
+	char *suffix = ctl_knob_suffix(knob), *path = NULL, *full = NULL, *alone;
 	json_t *r = NULL;
-	int ret = VQ_EXIT_USAGE;
+	int ret = VQ_EXIT_USAGE, err;
 
 	if (!*knob) {
 		ctl_usage_error(cmd, "KNOB: empty name");
@@ -290,7 +290,18 @@ static int ctl_knob_request(struct ctl_conn *c, const char *cmd, const char *met
 		ret = VQ_EXIT_ERROR;
 		goto out;
 	}
-	path = ctl_dev_path_or_usage(cmd, dev, full);
+	/* past the request-target limit only with KNOB, DEV alone fitting: KNOB is too long */
+	alone = ctl_dev_path(dev, NULL, &err);
+	path = alone ? ctl_dev_path(dev, full, &err) : NULL;
+	free(alone);
+	if (alone && !path && err == -E2BIG) {
+		ctl_usage_error(cmd, "KNOB: %zu bytes, longer than any knob name (its path would "
+				"pass the API's %d-byte request-target limit)", strlen(knob),
+				VQ_API_URI_MAX_BYTES);
+		goto out;
+	}
+	if (!path)
+		path = ctl_dev_path_or_usage(cmd, dev, full);
 	if (!path)
 		goto out;
 	ctl_conn_subject(c, dev, knob);

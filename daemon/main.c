@@ -242,6 +242,21 @@ static int opt_once(const struct option *lo, int c, uint32_t *seen)
 	return -EINVAL;
 }
 
+/*
+ * An option that names a file or directory given an empty value (a shell's unset variable):
+ * refused by name, before open(2) would say ": No such file or directory". 0 or -EINVAL.
+ */
+static int opt_path(const struct option *lo, int c, const char *arg)
+{
+	if (!strchr("stSpC", c) || *arg)
+		return 0;
+	for (; lo->name; lo++)
+		if (lo->val == c)
+			break;
+	fprintf(stderr, "vqtuned: --%s: empty path\n", lo->name);
+	return -EINVAL;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -272,7 +287,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	/* errors named "vqtuned: ..." as the others are, not by argv[0] ("build/vqtuned: ...") */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:l:t:S:i:I:L:n:m:p:C:vVh", lo, NULL)) != -1) {
-		if (opt_once(lo, c, &seen))
+		if (opt_once(lo, c, &seen) || (c > 0 && optarg && opt_path(lo, c, optarg)))
 			return -EINVAL;
 		switch (c) {
 		case 's': o->socket = optarg; break;

@@ -95,6 +95,13 @@ for c in "--bogus=3:unknown option '--bogus'" "-x:unknown option '-x'" \
 	check "... says" "vqtuned: ${c#*:}" "$(head -1 "$VQ_TMP/err")"
 	check "... then the usage" "Usage: vqtuned [OPTIONS]" "$(sed -n 2p "$VQ_TMP/err")"
 done
+# an empty path (an unset variable) is refused by name, not opened as ""
+for o in --check-policy= --policy= --token-file=; do
+	timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" "$o" >/dev/null \
+		2>"$VQ_TMP/err"
+	check "vqtuned $o (empty): exit code" 2 $?
+	check "... says" "vqtuned: ${o%=}: empty path" "$(cat "$VQ_TMP/err")"
+done
 check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
 # https: the daemon has no TLS, refused with that reason before anything is sent
 "$VQTUNECTL" -H "https://127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
@@ -352,6 +359,15 @@ for args in "device" "knobs" "queues" "pause"; do
 	check "... names DEV and the limit" "vqtunectl: DEV: $((${#B} + 40001)) bytes, longer than\
  any device selector (its path would pass the API's 8000-byte request-target limit)" \
 		"$(head -1 "$VQ_TMP/err")"
+done
+# ... and a KNOB that takes a short DEV's path past it names KNOB, not DEV
+KLONG=$(head -c 7990 /dev/zero | tr '\0' k)
+for args in "set $B:vb $KLONG 1" "release $B:vb $KLONG"; do
+	# shellcheck disable=SC2086 # the words of $args are the command line
+	timeout 5 "$VQTUNECTL" -s "$VQ_SOCK" $args >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "${args%% *} KNOB of 7990 bytes: exit code (usage)" 2 $?
+	check "... names KNOB and the limit" "vqtunectl: KNOB: 7990 bytes, longer than any knob\
+ name (its path would pass the API's 8000-byte request-target limit)" "$(head -1 "$VQ_TMP/err")"
 done
 
 # a UTF-8 name pads by display columns: every row's NETNS starts under the header's
