@@ -331,8 +331,25 @@ static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
  * select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes; @glob: each one
  * a glob that policy_glob_check() accepts.
  */
+/* What a select list holds: exact names, fnmatch(3) globs, or namespace names. */
+enum sel_kind { SEL_NAME, SEL_GLOB, SEL_NETNS };
+
+/*
+ * A select.netns entry no namespace can have, as netns_name_valid() (netns.c) and
+ * ip-netns(8) see it: a '/' or "." or ".." (names under /run/netns). "" and "-" are vqtuned's
+ * own namespace. 0 or -EINVAL with why in @why.
+ */
+static int netns_entry_check(const char *v, char *why, size_t len)
+{
+	if (!strchr(v, '/') && strcmp(v, ".") && strcmp(v, ".."))
+		return 0;
+	snprintf(why, len, "'%s' is no namespace name ip-netns(8) can make (a file under "
+		 "/run/netns: no '/', not '.' or '..'); \"\" or \"-\" is vqtuned's own", v);
+	return -EINVAL;
+}
+
 static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t min,
-			    bool glob, struct policy_select *out)
+			    enum sel_kind kind, struct policy_select *out)
 {
 	json_t *arr = json_object_get(obj, key), *v;
 	char why[POLICY_MSG_MAX];
@@ -351,8 +368,9 @@ static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t
 		out->n = json_array_size(arr);
 		json_array_foreach(arr, i, v) {
 			push(c, NULL, (int)i);
-			if (!get_string(c, v, min, POLICY_SELECT_LEN, out->v[i]) && glob &&
-			    policy_glob_check(out->v[i], why, sizeof(why)))
+			if (!get_string(c, v, min, POLICY_SELECT_LEN, out->v[i]) &&
+			    ((kind == SEL_GLOB && policy_glob_check(out->v[i], why, sizeof(why))) ||
+			     (kind == SEL_NETNS && netns_entry_check(out->v[i], why, sizeof(why)))))
 				pfail(c, false, 422, VQ_ERR_OUT_OF_RANGE, "%s", why);
 			pop(c);
 		}
@@ -365,10 +383,10 @@ static void get_select(struct pctx *c, json_t *obj)
 	static const char *const fields[] = { "drivers", "names", "netns", NULL };
 
 	only_fields(c, obj, fields);
-	get_select_list(c, obj, "drivers", 1, false, &c->p->drivers);
-	get_select_list(c, obj, "names", 1, true, &c->p->names);
+	get_select_list(c, obj, "drivers", 1, SEL_NAME, &c->p->drivers);
+	get_select_list(c, obj, "names", 1, SEL_GLOB, &c->p->names);
 	/* "" names the daemon's own namespace, as in the API's "netns" fields; "-" too */
-	get_select_list(c, obj, "netns", 0, false, &c->p->netns);
+	get_select_list(c, obj, "netns", 0, SEL_NETNS, &c->p->netns);
 }
 
 static void get_mode(struct pctx *c, json_t *v)

@@ -212,6 +212,16 @@ static void test_select(void **state)
 	assert_int_equal(pf_validate(t, &p), 422);
 	pf_expect_error(0, 422, "select.drivers[0]", 1, 25, "must be 1..63 bytes, not 0");
 	pf_expect_error(1, 400, "select.names[1]", 1, 45, "must be a string, not an integer");
+	/* a netns entry no namespace can have (a name under /run/netns) is refused by place */
+	t = "{\"select\": {\"netns\": [\"lab\", \"lab/x\", \"..\", \".x\"]}}";
+	assert_int_equal(pf_validate(t, &p), 422);
+	assert_int_equal(pf_errs.n, 2);
+	pf_expect_error(0, 422, "select.netns[1]", 1, 30, "'lab/x' is no namespace name "
+			"ip-netns(8) can make (a file under /run/netns: no '/', not '.' or '..'); "
+			"\"\" or \"-\" is vqtuned's own");
+	pf_expect_error(1, 422, "select.netns[2]", 1, 39, "'..' is no namespace name "
+			"ip-netns(8) can make (a file under /run/netns: no '/', not '.' or '..'); "
+			"\"\" or \"-\" is vqtuned's own");
 }
 
 /*
