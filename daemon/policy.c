@@ -327,10 +327,6 @@ static void get_controller(struct pctx *c, json_t *obj, const struct psect *s)
 	}
 }
 
-/*
- * select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes; @glob: each one
- * a glob that policy_glob_check() accepts.
- */
 /* What a select list holds: exact names, fnmatch(3) globs, or namespace names. */
 enum sel_kind { SEL_NAME, SEL_GLOB, SEL_NETNS };
 
@@ -348,6 +344,11 @@ static int netns_entry_check(const char *v, char *why, size_t len)
 	return -EINVAL;
 }
 
+/*
+ * select.KEY: an array of at most POLICY_SELECT_MAX strings of @min.. bytes; @kind SEL_GLOB:
+ * each one a glob that policy_glob_check() accepts, SEL_NETNS: a name netns_entry_check()
+ * accepts.
+ */
 static void get_select_list(struct pctx *c, json_t *obj, const char *key, size_t min,
 			    enum sel_kind kind, struct policy_select *out)
 {
