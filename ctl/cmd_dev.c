@@ -256,6 +256,12 @@ static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx
 		o->disruptive = true;
 		return 1;
 	}
+	/* getopt's words for a flag given a value (util_opt_error()) */
+	if (o->allow_disruptive && !strncmp(argv[*i], "--disruptive=", 13)) {
+		ctl_usage_error(cmd, "option '--disruptive' takes no argument ('%s'): it accepts "
+				"a disruptive knob when given", argv[*i]);
+		return -1;
+	}
 	return 0;
 }
 
@@ -290,18 +296,18 @@ static int ctl_knob_request(struct ctl_conn *c, const char *cmd, const char *met
 		ret = VQ_EXIT_ERROR;
 		goto out;
 	}
+	path = ctl_dev_path(dev, full, &err);
 	/* past the request-target limit only with KNOB, DEV alone fitting: KNOB is too long */
-	alone = ctl_dev_path(dev, NULL, &err);
-	path = alone ? ctl_dev_path(dev, full, &err) : NULL;
-	free(alone);
-	if (alone && !path && err == -E2BIG) {
+	alone = !path && err == -E2BIG ? ctl_dev_path(dev, NULL, &err) : NULL;
+	if (alone) {
+		free(alone);
 		ctl_usage_error(cmd, "KNOB: %zu bytes, longer than any knob name (its path would "
 				"pass the API's %d-byte request-target limit)", strlen(knob),
 				VQ_API_URI_MAX_BYTES);
 		goto out;
 	}
 	if (!path)
-		path = ctl_dev_path_or_usage(cmd, dev, full);
+		path = ctl_dev_path_or_usage(cmd, dev, full);	/* names DEV's fault */
 	if (!path)
 		goto out;
 	ctl_conn_subject(c, dev, knob);

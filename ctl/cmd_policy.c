@@ -234,6 +234,7 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 	char why[CTL_RANGE_ERROR_BYTES];
 	json_t *r, *p, *before;
 	int ret, err;
+	size_t n;
 
 	/* refused here: sent on, it would be the string "999..." and refused for its type */
 	if (ctl_json_arg_overflow(value, why, sizeof(why)))
@@ -269,7 +270,14 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 	/* the policy is no longer the one its name stands for (policies/README.md, "name") */
 	if (!err && ctl_policy_mark_modified(p, before) < 0)
 		err = -ENOMEM;
-	ret = err ? VQ_EXIT_ERROR : ctl_policy_set_put(c, p, before, key);
+	/* sent on, the daemon's 413 could not say which field made the body too big */
+	n = err ? 0 : json_dumpb(p, NULL, 0, JSON_COMPACT);
+	if (n > VQ_API_BODY_MAX_BYTES)
+		ret = ctl_usage_error("policy", "policy set: %s: a %zu-byte VALUE makes the policy "
+				      "%zu bytes as compact JSON, above the API's %d-byte body "
+				      "limit", key, strlen(value), n, VQ_API_BODY_MAX_BYTES);
+	else
+		ret = err ? VQ_EXIT_ERROR : ctl_policy_set_put(c, p, before, key);
 	if (err)
 		fprintf(stderr, CTL_PROG ": out of memory\n");
 	json_decref(before);

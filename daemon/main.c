@@ -212,6 +212,15 @@ static int opt_token_check(const char *file)
 	return 0;
 }
 
+/* The long name of the option whose getopt value is @c in @lo (each option has one). */
+static const char *opt_long_name(const struct option *lo, int c)
+{
+	for (; lo->name; lo++)
+		if (lo->val == c)
+			break;
+	return lo->name ? lo->name : "?";
+}
+
 /*
  * The options that take one value (--socket, --listen, --token-file, --state-dir,
  * --interval, --max-interval) are refused when given twice, as vqtunectl refuses its own
@@ -234,11 +243,8 @@ static int opt_once(const struct option *lo, int c, uint32_t *seen)
 		*seen |= bit;
 		return 0;
 	}
-	for (; lo->name; lo++)
-		if (lo->val == c)
-			break;
 	fprintf(stderr, "vqtuned: --%s given more than once (one per run; '%s' is the second)\n",
-		lo->name, optarg);
+		opt_long_name(lo, c), optarg);
 	return -EINVAL;
 }
 
@@ -250,10 +256,7 @@ static int opt_path(const struct option *lo, int c, const char *arg)
 {
 	if (!strchr("stSpC", c) || *arg)
 		return 0;
-	for (; lo->name; lo++)
-		if (lo->val == c)
-			break;
-	fprintf(stderr, "vqtuned: --%s: empty path\n", lo->name);
+	fprintf(stderr, "vqtuned: --%s: empty path\n", opt_long_name(lo, c));
 	return -EINVAL;
 }
 

@@ -467,24 +467,29 @@ struct netns *netns_get(const char *name)
 	return ns;
 }
 
-bool netns_link_deleted(const struct netns *ns, int ifindex)
+/* The slot of the ring ns->deleted that holds @ifindex (at most one does), or -1. */
+static int link_deleted_slot(const struct netns *ns, int ifindex)
 {
 	unsigned int i, n = ns->n_deleted < NETNS_DELETED_MAX ? ns->n_deleted : NETNS_DELETED_MAX;
 
 	for (i = 0; i < n; i++)
 		if (ns->deleted[i] == ifindex)
-			return true;
-	return false;
+			return (int)i;
+	return -1;
+}
+
+bool netns_link_deleted(const struct netns *ns, int ifindex)
+{
+	return link_deleted_slot(ns, ifindex) >= 0;
 }
 
 /* Remember (@del) or forget the deletion of @ifindex in @ns. */
 static void link_deleted_set(struct netns *ns, int ifindex, bool del)
 {
-	unsigned int i, n = ns->n_deleted < NETNS_DELETED_MAX ? ns->n_deleted : NETNS_DELETED_MAX;
+	int i = link_deleted_slot(ns, ifindex);
 
-	for (i = 0; i < n; i++)
-		if (ns->deleted[i] == ifindex)
-			ns->deleted[i] = 0;	/* no link has ifindex 0 */
+	if (i >= 0)
+		ns->deleted[i] = 0;	/* no link has ifindex 0 */
 	if (del)
 		ns->deleted[ns->n_deleted++ % NETNS_DELETED_MAX] = ifindex;
 }

@@ -152,6 +152,9 @@ opt_case "set --queue twice" "--queue given more than once" \
 	set "$B:vb" gro-flush-timeout 777 --queue 0 --queue 1
 opt_case "set --queue= twice" "--queue given more than once" \
 	set "$B:vb" gro-flush-timeout 777 --queue=1 --queue=1
+opt_case "set --disruptive=yes" "vqtunectl: option '--disruptive' takes no argument \
+('--disruptive=yes'): it accepts a disruptive knob when given" \
+	set "$B:vb" gro-flush-timeout 777 --disruptive=yes
 opt_case "set --napi-id twice" "--napi-id given more than once" \
 	set "$B:vb" gro-flush-timeout 777 --napi-id 1 --napi-id 2
 opt_case "set --queue with --napi-id" "--queue and --napi-id cannot be used together" \

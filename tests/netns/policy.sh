@@ -299,6 +299,14 @@ check "policy load of $n compact bytes: exit code (usage)" 2 $?
 check "... names the compact size and the body limit" "vqtunectl: $VQ_TMP/wide.json: $n bytes as \
 compact JSON, above the API's 65536-byte body limit" "$(cat "$VQ_TMP/err")"
 check "... policy unchanged" "$before_size" "$(snap)"
+# policy set: a VALUE that takes the policy past the body limit is refused before the PUT,
+# naming KEY (the daemon's 413 could not say which field)
+vq_ctl policy set name "$(head -c 70000 /dev/zero | tr '\0' a)" >/dev/null 2>"$VQ_TMP/err"
+check "policy set name of 70000 bytes: exit code (usage)" 2 $?
+check_true "... names KEY, VALUE's size and the body limit ($(head -c 200 "$VQ_TMP/err"))" \
+	grep -qx "vqtunectl: policy set: name: a 70000-byte VALUE makes the policy [0-9]* bytes \
+as compact JSON, above the API's 65536-byte body limit" "$VQ_TMP/err"
+check "... policy unchanged" "$before_size" "$(snap)"
 pad 4000 '{}' >"$VQ_TMP/huge.json"
 n=$(stat -c %s "$VQ_TMP/huge.json")
 "$VQTUNED" --check-policy "$VQ_TMP/huge.json" >/dev/null 2>"$VQ_TMP/err"
