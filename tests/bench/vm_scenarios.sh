@@ -40,7 +40,9 @@
 # VQ_BENCH_POLICY ((c)'s policy, a name in policies/, default balanced; observe measures the
 # cost of vqtuned's sampling alone), VQ_BENCH_OBSERVE (1: an (o) column, vqtuned with the
 # observe policy interleaved with (c), and (c)/(o), the controllers' effect apart from the
-# daemon's sampling and the drift between benches; 0, default: none), VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
+# daemon's sampling and the drift between benches; b: the same daemon on a pair with (b)'s
+# setting, and (o)/(b), the sampling's cost where (c) holds (b)'s knobs; 0, default: none),
+# VQ_BENCH_PIN (F:B, default 0:1: the front's clients on
 # CPU F, backend worker and servers on CPU B, both CPUs of the guest; none: unpinned),
 # VQ_BENCH_TRACE (1: bulkrr's cells also give BQL's limit and inflight, median/max over the
 # measured window; 0, default: not), VQ_BENCH_QDISC (the pairs' qdisc: pfifo_fast, default,
@@ -163,6 +165,8 @@ function m(key) { return (key in runs) ? med(val[key]) : "" }
 	if (c == "b") bset[f["scen"]] = f["set"]
 	if (c == "a2") noise = 1
 	if (c == "o") obs = 1
+	# VQ_BENCH_OBSERVE=b: (o) ran on the setting of (b), so it is compared with (b)
+	if (c == "o" && f["set"] ~ /^vqtuned-on-/) obsb = 1
 	if (!(f["scen"] in seen)) { seen[f["scen"]] = 1; order[++ns] = f["scen"] }
 	if (c != "a" && c != "b" && c != "c" && c != "o" && c != "a2" && c != "copyref" &&
 	    !((f["scen"], f["set"]) in gseen)) {
@@ -282,7 +286,7 @@ END {
 	printf "# vqpair live-traffic table, kernel %s, TCG guest: %s\n", tag, hdr
 	printf "# cells: median [min-max] over the runs; n/N! = only n of N runs gave a figure; - = no figure\n"
 	printf "%-7s %-16s %-24s %-24s %-24s", "scen", "metric", "(a) default", "(b) best static", "(c) vqtuned"
-	if (obs) printf " %-24s", "(o) vqtuned observe"
+	if (obs) printf " %-24s", obsb ? "(o) observe on (b)" : "(o) vqtuned observe"
 	if (noise) printf " %-24s", "(a'"'"') default again"
 	printf "\n"
 	for (i = 1; i <= ns; i++) {
@@ -317,8 +321,10 @@ END {
 		printf "  %-7s %-7s (c)/(a) %s   (c)/(b) %s", s, k,
 			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "a" SUBSEP k)),
 			ratio(m(s SUBSEP "c" SUBSEP k), m(s SUBSEP "b" SUBSEP k))
-		if (obs) printf "   (c)/(o) %s   (o)/(a) %s", ratio(m(s SUBSEP "c" SUBSEP k),
-			m(s SUBSEP "o" SUBSEP k)), ratio(m(s SUBSEP "o" SUBSEP k), m(s SUBSEP "a" SUBSEP k))
+		ob = obsb ? "b" : "a"
+		if (obs) printf "   (c)/(o) %s   (o)/(%s) %s", ratio(m(s SUBSEP "c" SUBSEP k),
+			m(s SUBSEP "o" SUBSEP k)), ob, ratio(m(s SUBSEP "o" SUBSEP k),
+			m(s SUBSEP ob SUBSEP k))
 		if (noise) printf "   noise |(a'"'"')/(a) - 1| %s", noise_of(s, k)
 		printf "\n"
 	}
@@ -415,9 +421,10 @@ fi
 need_uint VQ_VM_TIMEOUT $VM_TIMEOUT_MIN_S $VM_TIMEOUT_MAX_S seconds
 need_words VQ_BENCH_SCENS "$(case_labels measure)"
 need_words VQ_BENCH_GRID "$(case_labels apply_set)"
-for v in VQ_BENCH_B_FRESH VQ_BENCH_NOISE VQ_BENCH_TRACE VQ_BENCH_OBSERVE; do
+for v in VQ_BENCH_B_FRESH VQ_BENCH_NOISE VQ_BENCH_TRACE; do
 	[ -n "${!v:-}" ] && one_of "$v" "${!v}" "0 1"
 done
+[ -n "${VQ_BENCH_OBSERVE:-}" ] && one_of VQ_BENCH_OBSERVE "$VQ_BENCH_OBSERVE" "0 1 b"
 [ -n "${VQ_BENCH_QDISC:-}" ] && one_of VQ_BENCH_QDISC "$VQ_BENCH_QDISC" "pfifo_fast fq_codel"
 [ -n "${VQ_BENCH_POLICY:-}" ] && one_of VQ_BENCH_POLICY "$VQ_BENCH_POLICY" \
 	"$(cd policies && printf '%s\n' *.json | sed 's/\.json$//' | paste -sd' ')"

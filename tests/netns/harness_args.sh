@@ -123,7 +123,7 @@ check "vm_scenarios VQ_BENCH_NOISE=yes" \
 	"2 vm_scenarios: VQ_BENCH_NOISE must be one of 0 1, not 'yes' files=0" \
 	"$(scen VQ_BENCH_NOISE=yes)"
 check "vm_scenarios VQ_BENCH_OBSERVE=2" \
-	"2 vm_scenarios: VQ_BENCH_OBSERVE must be one of 0 1, not '2' files=0" \
+	"2 vm_scenarios: VQ_BENCH_OBSERVE must be one of 0 1 b, not '2' files=0" \
 	"$(scen VQ_BENCH_OBSERVE=2)"
 check "vm_scenarios VQ_BENCH_POLICY=nosuch" \
 	"2 vm_scenarios: VQ_BENCH_POLICY must be one of $POLICIES, not 'nosuch' files=0" \
@@ -153,7 +153,7 @@ check "vm_scenarios --check takes good settings" "0  files=0" \
 	"$(scen VQ_BENCH_TICK_MS=200 VQ_BENCH_SWEEP_RUNS=2 VQ_BENCH_SCENS="rr bulkrr" \
 		VQ_BENCH_GRID=bw32,nw16,gso16k \
 		VQ_BENCH_PIN=1:0 VQ_BENCH_WARMUP_S=0 VQ_BENCH_TRACE=1 VQ_BENCH_POLICY=observe \
-		VQ_BENCH_OBSERVE=1 VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_BENCH_SLICE_US=100 \
+		VQ_BENCH_OBSERVE=b VQ_BENCH_QDISC=fq_codel VQ_BENCH_LINE_MBIT=200 VQ_BENCH_SLICE_US=100 \
 		VQ_VM_TIMEOUT=5400 -- --check 6.12)"
 
 # ---- vm_scenarios --table FILE: the table of kept bench lines, nothing booted. Two rounds
@@ -192,6 +192,16 @@ check "... the paired ratios of each round: (c) over the mean of its (a) and (a'
 	"$(grep '^ *rr *p99_us *paired:' "$VQ_TMP/out" | tr -s ' ' | sed 's/^ //')"
 check "... (o)'s events marked" "vqtuned knob events per run, rr: 3 o:0 3 o:0" \
 	"$(grep 'knob events' "$VQ_TMP/out" | sed 's/^ *//')"
+# VQ_BENCH_OBSERVE=b: (o) ran on (b)'s setting (set=vqtuned-on-WINNER): its column says so and
+# it is compared with (b), not (a)
+sed 's/cfg=o set=vqtuned /cfg=o set=vqtuned-on-default /' "$VQ_TMP/t.cells" >"$VQ_TMP/ob.cells"
+read -r rc _ <<<"$(scen -- --table "$VQ_TMP/ob.cells")"
+check "--table with (o) on (b): exit code" 0 "$rc"
+check_true "... the column named so ($(grep '^scen' "$VQ_TMP/out" | tr -s ' '))" \
+	grep -q '^scen .*(o) observe on (b) ' "$VQ_TMP/out"
+check "... the ratios: (o)/(b), not (o)/(a)" "rr p99_us (c)/(a) 1.20 (c)/(b) 1.03 (c)/(o) 0.92 \
+(o)/(b) 1.12 noise |(a')/(a) - 1| 0.10" \
+	"$(grep '^ *rr *p99_us *(c)' "$VQ_TMP/out" | grep -v '<=' | tr -s ' ' | sed 's/^ //')"
 grep -v 'cfg=c ' "$VQ_TMP/t.cells" >"$VQ_TMP/noc.cells"
 read -r rc _ <<<"$(scen -- --table "$VQ_TMP/noc.cells")"
 check "--table without (c): exit code" 1 "$rc"

@@ -6,7 +6,9 @@
 #   (b) the best static setting of a small grid (sweep), measured again on its own,
 #   (c) vqtuned with policies/balanced.json managing vqa, started fresh for every run,
 #   (o) with VQ_BENCH_OBSERVE=1, vqtuned with policies/observe.json, after (c) in each
-#        round: the daemon samples and no law writes, so (c)/(o) is the controllers' own,
+#        round: the daemon samples and no law writes, so (c)/(o) is the controllers' own;
+#        with VQ_BENCH_OBSERVE=b the same on a pair with (b)'s setting, so (o)/(b) is what
+#        the sampling costs where (c) ends up holding (b)'s knobs,
 #   (a') the default again, last in each round: (a')/(a) is the bench's own noise, what
 #        two identical settings on two fresh pairs read apart (VQ_BENCH_NOISE=0: skip).
 # After the sweep, (a), (b), (c), (a') are measured interleaved, run 1 of each, then run 2 ...,
@@ -84,7 +86,9 @@ POLICY=/policies/${VQ_BENCH_POLICY:-balanced}.json
 policy_mode() { sed -n 's/.*"mode": *"\([a-z]*\)".*/\1/p' "$1" 2>/dev/null | head -1; }
 # 1: an (o) column, vqtuned with policies/observe.json (it samples, no law writes) run
 # interleaved with (c), so (c)/(o) is what the controllers do, apart from the daemon's
-# sampling and from the drift between benches; 0 (default): none
+# sampling and from the drift between benches; b: that daemon on a pair with the sweep's
+# winner applied (cells set=vqtuned-on-WINNER), so (o)/(b) is the sampling's own cost in
+# (b)'s regime, not the default's; 0 (default): none
 OBSERVE=${VQ_BENCH_OBSERVE:-0}
 # iperf3 streams of every bulk run: four flows share the one queue
 BULK_STREAMS=4
@@ -474,15 +478,22 @@ run_static() {
 	fi
 }
 
-# run_vqtuned SCEN RUN [CFG POLICY_FILE]: one run on a fresh pair, the scenario's base,
-# vqtuned on top; CFG c (default) with $POLICY, or o with observe.json
+# run_vqtuned SCEN RUN [CFG POLICY_FILE [SET]]: one run on a fresh pair, the scenario's base
+# (and the grid's SET), vqtuned on top; CFG c (default) with $POLICY, or o with observe.json
 run_vqtuned() {
-	local s=$1 r=$2 c=${3:-c} pol=${4:-$POLICY} out
+	local s=$1 r=$2 c=${3:-c} pol=${4:-$POLICY} set=${5:-} name=vqtuned out
 	trap cell_cleanup EXIT
 	bench_pair_up
 	scen_base "$s"
+	if [ -n "$set" ]; then
+		name=vqtuned-on-$set
+		if ! apply_set "$set"; then
+			emit "$s" "$c" "$name" "$r" error=setting-refused
+			return
+		fi
+	fi
 	if ! vqt_start "$pol"; then
-		emit "$s" "$c" vqtuned "$r" "error=$VQT_ERR"
+		emit "$s" "$c" "$name" "$r" "error=$VQT_ERR"
 		return
 	fi
 	if out=$(measure "$s" "$DUR" "$WARM_S"); then
@@ -492,14 +503,14 @@ run_vqtuned() {
 			sed "s/^/vqtuned ($c) run $r: /"
 		[ -z "$VQT_PARTS" ] || echo "vqtuned ($c) run $r: tick us by part: $VQT_PARTS"
 		echo "vqtuned ($c) run $r: knobs it held at the end: $VQT_HELD"
-		emit "$s" "$c" vqtuned "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0} $VQT_TICKS"
+		emit "$s" "$c" "$name" "$r" "$out events=$VQT_EV vqt_cpu_pm=${VQT_CPU_PM:-0} $VQT_TICKS"
 	else
 		echo "$out" | sed 's/^/    /'
 		vqt_stop
 		# a failed run shows more of what the controllers did before it
 		tail -n $((VQT_EVENTS_SHOWN * 4)) $VQT_DIR/events | cut -c1-200 |
 			sed "s/^/vqtuned ($c) run $r (failed): /"
-		emit "$s" "$c" vqtuned "$r" error=tool-failed
+		emit "$s" "$c" "$name" "$r" error=tool-failed
 	fi
 }
 
@@ -584,6 +595,9 @@ for s in $SCENS; do
 		(run_vqtuned "$s" $r) 2>&1 | notes | tee -a /tmp/bs/cells
 		if [ "$OBSERVE" = 1 ]; then
 			(run_vqtuned "$s" $r o /policies/observe.json) 2>&1 | notes |
+				tee -a /tmp/bs/cells
+		elif [ "$OBSERVE" = b ] && [ -n "$w" ]; then
+			(run_vqtuned "$s" $r o /policies/observe.json "$w") 2>&1 | notes |
 				tee -a /tmp/bs/cells
 		fi
 		if [ "$NOISE" = 1 ]; then
