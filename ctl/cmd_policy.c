@@ -231,14 +231,18 @@ static int ctl_policy_set_put(struct ctl_conn *c, json_t *p, const json_t *befor
 /* Read-modify-write of one dotted key; not atomic against a concurrent policy change. */
 static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value)
 {
-	char why[CTL_RANGE_ERROR_BYTES];
+	char why[CTL_RANGE_ERROR_BYTES], shown[CTL_ARG_SHOWN_BYTES];
 	json_t *r, *p, *before;
 	int ret, err;
 	size_t n;
 
 	/* refused here: sent on, it would be the string "999..." and refused for its type */
+	/* KEY as the daemon's field errors name it, a long one cut (ctl_arg_shown()) */
 	if (ctl_json_arg_overflow(value, why, sizeof(why)))
-		return ctl_usage_error("policy", "policy set: %s: %s", key, why);
+		return ctl_usage_error("policy", "policy set: %.*s%s: %s",
+				       strlen(key) > CTL_ARG_SHOWN_MAX ? CTL_ARG_SHOWN_MAX / 2 :
+				       (int)strlen(key), key,
+				       strlen(key) > CTL_ARG_SHOWN_MAX ? "..." : "", why);
 	ret = ctl_request(c, "GET", CTL_POLICY_PATH, NULL, &r);
 	if (ret)
 		return ret;
@@ -273,9 +277,10 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 	/* sent on, the daemon's 413 could not say which field made the body too big */
 	n = err ? 0 : json_dumpb(p, NULL, 0, JSON_COMPACT);
 	if (n > VQ_API_BODY_MAX_BYTES)
-		ret = ctl_usage_error("policy", "policy set: %s: a %zu-byte VALUE makes the policy "
-				      "%zu bytes as compact JSON, above the API's %d-byte body "
-				      "limit", key, strlen(value), n, VQ_API_BODY_MAX_BYTES);
+		ret = ctl_usage_error("policy", "policy set: KEY %s and a %zu-byte VALUE make the "
+				      "policy %zu bytes as compact JSON, above the API's %d-byte "
+				      "body limit", ctl_arg_shown(key, shown, sizeof(shown)),
+				      strlen(value), n, VQ_API_BODY_MAX_BYTES);
 	else
 		ret = err ? VQ_EXIT_ERROR : ctl_policy_set_put(c, p, before, key);
 	if (err)

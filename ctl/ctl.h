@@ -304,6 +304,18 @@ struct ctl_cmd {
 
 /* Print "vqtunectl: <msg>" and a hint to the command's help; returns VQ_EXIT_USAGE. */
 int ctl_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* An argument up to this many bytes is quoted whole in a message; a longer one shortened. */
+#define CTL_ARG_SHOWN_MAX	64
+/* Room for ctl_arg_shown()'s text: the quoted head, "...' (", a size and " bytes)". */
+#define CTL_ARG_SHOWN_BYTES	(CTL_ARG_SHOWN_MAX + 48)
+/*
+ * @arg as a message names it: "'ARG'", or for one longer than CTL_ARG_SHOWN_MAX bytes
+ * "'HEAD...' (N bytes)", HEAD its first CTL_ARG_SHOWN_MAX / 2 bytes, so that a 70 KB
+ * argument neither floods the terminal nor pushes the reason out of a fixed-size message.
+ * Written into @buf (CTL_ARG_SHOWN_BYTES); returns @buf.
+ */
+char *ctl_arg_shown(const char *arg, char *buf, size_t len);
 /* True if argv holds -h/--help; then the command's help has been printed. */
 bool ctl_want_help(const char *cmd, int argc, char **argv);
 

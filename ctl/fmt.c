@@ -426,10 +426,25 @@ char *ctl_fmt_json_number(const json_t *v, char *buf, size_t len)
 	return buf;
 }
 
+char *ctl_arg_shown(const char *arg, char *buf, size_t len)
+{
+	size_t n = strlen(arg);
+
+	if (n <= CTL_ARG_SHOWN_MAX)
+		snprintf(buf, len, "'%s'", arg);
+	else
+		snprintf(buf, len, "'%.*s...' (%zu bytes)", CTL_ARG_SHOWN_MAX / 2, arg, n);
+	return buf;
+}
+
 char *ctl_fmt_range_error(char *buf, size_t len, const char *name, const char *arg,
 			  const char *min, const char *max, const char *unit)
 {
-	snprintf(buf, len, "%s: '%s' is out of range [%s, %s] (%s)", name, arg, min, max, unit);
+	char shown[CTL_ARG_SHOWN_BYTES];
+
+	/* a long ARG cut: the range and unit must fit, they are the message */
+	snprintf(buf, len, "%s: %s is out of range [%s, %s] (%s)", name,
+		 ctl_arg_shown(arg, shown, sizeof(shown)), min, max, unit);
 	return buf;
 }
 

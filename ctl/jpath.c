@@ -185,6 +185,7 @@ static bool ctl_is_json_number(const char *s)
 
 int ctl_json_arg_overflow(const char *arg, char *why, size_t len)
 {
+	char shown[CTL_ARG_SHOWN_BYTES];
 	json_error_t jerr;
 	json_t *v = json_loads(arg, JSON_DECODE_ANY, &jerr);
 
@@ -192,12 +193,13 @@ int ctl_json_arg_overflow(const char *arg, char *why, size_t len)
 		json_decref(v);
 		return 0;
 	}
+	ctl_arg_shown(arg, shown, sizeof(shown));
 	if (!ctl_is_json_number(arg))
-		snprintf(why, len, "'%s' holds a number JSON cannot hold here: %s", arg, jerr.text);
+		snprintf(why, len, "%s holds a number JSON cannot hold here: %s", shown, jerr.text);
 	else if (strpbrk(arg, ".eE"))
-		snprintf(why, len, "'%s' is too big for a JSON real (" VQ_JSON_REAL_RANGE ")", arg);
+		snprintf(why, len, "%s is too big for a JSON real (" VQ_JSON_REAL_RANGE ")", shown);
 	else
-		snprintf(why, len, "'%s' is too %s for a JSON integer (" VQ_JSON_INT_RANGE ")", arg,
+		snprintf(why, len, "%s is too %s for a JSON integer (" VQ_JSON_INT_RANGE ")", shown,
 			 *arg == '-' ? "small" : "big");
 	return -ERANGE;
 }

@@ -180,13 +180,14 @@ int ctl_u64_error(const char *cmd, const char *name, const char *arg, int err, u
 		  uint64_t max, const char *unit)
 {
 	char lo[CTL_U64_DIGITS_BYTES], hi[CTL_U64_DIGITS_BYTES], msg[CTL_RANGE_ERROR_BYTES];
+	char shown[CTL_ARG_SHOWN_BYTES];
 
 	if (err == -EDOM)
-		return ctl_usage_error(cmd, "%s: '%s' must be written without a leading zero",
-				       name, arg);
+		return ctl_usage_error(cmd, "%s: %s must be written without a leading zero",
+				       name, ctl_arg_shown(arg, shown, sizeof(shown)));
 	if (err != -ERANGE)
-		return ctl_usage_error(cmd, "%s: '%s' is not an unsigned decimal integer", name,
-				       arg);
+		return ctl_usage_error(cmd, "%s: %s is not an unsigned decimal integer", name,
+				       ctl_arg_shown(arg, shown, sizeof(shown)));
 	snprintf(lo, sizeof(lo), "%llu", (unsigned long long)min);
 	snprintf(hi, sizeof(hi), "%llu", (unsigned long long)max);
 	return ctl_usage_error(cmd, "%s", ctl_fmt_range_error(msg, sizeof(msg), name, arg, lo, hi,

@@ -177,6 +177,11 @@ opt_case "-T twice" "-T/--token-file given more than once" -T /dev/null -T /dev/
 check "-H twice: exit code" 2 $?
 check_true "... stderr names -H ($(head -1 "$VQ_TMP/err"))" \
 	grep -qF -- "-H/--host given more than once" "$VQ_TMP/err"
+# a 70000-digit VALUE: the range and unit survive, the digits are cut (ctl_arg_shown())
+opt_case "set VALUE of 70000 digits" "VALUE: '$(printf '9%.0s' $(seq 32))...' (70000 bytes) \
+is out of range [0, 1000000000] (ns of gro-flush-timeout on $B:vb)" \
+	set "$B:vb" gro-flush-timeout "$(head -c 70000 /dev/zero | tr '\0' 9)"
+check "... stderr stays short" 2 "$(wc -l <"$VQ_TMP/err")"
 # policy set: a JSON number vqtune cannot hold is refused naming KEY and the range, not
 # sent on as a string
 opt_case "policy set beyond a JSON integer" "vqtunectl: policy set: guard.hold_ticks: \

@@ -304,8 +304,25 @@ check "... policy unchanged" "$before_size" "$(snap)"
 vq_ctl policy set name "$(head -c 70000 /dev/zero | tr '\0' a)" >/dev/null 2>"$VQ_TMP/err"
 check "policy set name of 70000 bytes: exit code (usage)" 2 $?
 check_true "... names KEY, VALUE's size and the body limit ($(head -c 200 "$VQ_TMP/err"))" \
-	grep -qx "vqtunectl: policy set: name: a 70000-byte VALUE makes the policy [0-9]* bytes \
-as compact JSON, above the API's 65536-byte body limit" "$VQ_TMP/err"
+	grep -qx "vqtunectl: policy set: KEY 'name' and a 70000-byte VALUE make the policy [0-9]* \
+bytes as compact JSON, above the API's 65536-byte body limit" "$VQ_TMP/err"
+check "... policy unchanged" "$before_size" "$(snap)"
+# ... and a 70000-byte KEY is named as KEY, cut to its first 32 bytes, not echoed whole
+vq_ctl policy set "$(head -c 70000 /dev/zero | tr '\0' a)" 5 >/dev/null 2>"$VQ_TMP/err"
+check "policy set of a 70000-byte KEY: exit code (usage)" 2 $?
+check_true "... names KEY cut, with its size ($(head -c 200 "$VQ_TMP/err"))" \
+	grep -qx "vqtunectl: policy set: KEY '$(printf 'a%.0s' $(seq 32))...' (70000 bytes) and a \
+1-byte VALUE make the policy [0-9]* bytes as compact JSON, above the API's 65536-byte body \
+limit" "$VQ_TMP/err"
+check "... stderr stays short" 2 "$(wc -l <"$VQ_TMP/err")"
+check "... policy unchanged" "$before_size" "$(snap)"
+# a 70000-digit VALUE: the reason survives, the digits are cut
+vq_ctl policy set guard.hold_ticks "$(head -c 70000 /dev/zero | tr '\0' 1)" >/dev/null \
+	2>"$VQ_TMP/err"
+check "policy set of a 70000-digit VALUE: exit code (usage)" 2 $?
+check "... the reason whole, VALUE cut" "vqtunectl: policy set: guard.hold_ticks: \
+'$(printf '1%.0s' $(seq 32))...' (70000 bytes) is too big for a JSON integer (a JSON integer \
+must lie within [-9223372036854775808, 9223372036854775807])" "$(head -1 "$VQ_TMP/err")"
 check "... policy unchanged" "$before_size" "$(snap)"
 pad 4000 '{}' >"$VQ_TMP/huge.json"
 n=$(stat -c %s "$VQ_TMP/huge.json")

@@ -412,6 +412,32 @@ static void test_range_error(void **state)
 			    "[0, 9223372036854775807] (gro-flush-timeout's unit)");
 }
 
+/* an argument is quoted whole up to CTL_ARG_SHOWN_MAX bytes, past it cut to half and sized */
+static void test_arg_shown(void **state)
+{
+	char b[CTL_ARG_SHOWN_BYTES], arg[4 * CTL_ARG_SHOWN_MAX], want[4 * CTL_ARG_SHOWN_MAX + 3];
+	char r[CTL_RANGE_ERROR_BYTES];
+
+	(void)state;
+	assert_string_equal(ctl_arg_shown("", b, sizeof(b)), "''");
+	assert_string_equal(ctl_arg_shown("abc", b, sizeof(b)), "'abc'");
+	memset(arg, '7', CTL_ARG_SHOWN_MAX);
+	arg[CTL_ARG_SHOWN_MAX] = '\0';
+	snprintf(want, sizeof(want), "'%s'", arg);
+	assert_string_equal(ctl_arg_shown(arg, b, sizeof(b)), want);	/* 64: whole */
+	arg[CTL_ARG_SHOWN_MAX] = '8';
+	arg[CTL_ARG_SHOWN_MAX + 1] = '\0';
+	assert_string_equal(ctl_arg_shown(arg, b, sizeof(b)),		/* 65: cut */
+			    "'77777777777777777777777777777777...' (65 bytes)");
+	memset(arg, '9', sizeof(arg) - 1);
+	arg[sizeof(arg) - 1] = '\0';
+	/* the range and the unit survive a long VALUE */
+	assert_string_equal(ctl_fmt_range_error(r, sizeof(r), "VALUE", arg, "0", "1000000000",
+						"ns of gro-flush-timeout on vb"),
+			    "VALUE: '99999999999999999999999999999999...' (255 bytes) is out of "
+			    "range [0, 1000000000] (ns of gro-flush-timeout on vb)");
+}
+
 static void test_error_words(void **state)
 {
 	char b[512];
@@ -589,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_json_arg_overflow),
 		cmocka_unit_test(test_jpath_get_and_change_line),
 		cmocka_unit_test(test_range_error),
+		cmocka_unit_test(test_arg_shown),
 		cmocka_unit_test(test_error_words),
 		cmocka_unit_test(test_fmt_json_number),
 	};
