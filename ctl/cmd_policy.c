@@ -236,8 +236,10 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 	int ret, err;
 	size_t n;
 
-	/* refused here: sent on, it would be the string "999..." and refused for its type */
-	/* KEY as the daemon's field errors name it, a long one cut (ctl_arg_shown()) */
+	/*
+	 * refused here: sent on, it would be the string "999..." and refused for its type;
+	 * KEY named as the daemon's field errors name it, a long one cut (ctl_arg_shown())
+	 */
 	if (ctl_json_arg_overflow(value, why, sizeof(why)))
 		return ctl_usage_error("policy", "policy set: %.*s%s: %s",
 				       strlen(key) > CTL_ARG_SHOWN_MAX ? CTL_ARG_SHOWN_MAX / 2 :
