@@ -257,7 +257,8 @@ static int ctl_set_opt(const char *cmd, int argc, char **argv, int *i, void *ctx
 		return 1;
 	}
 	/* getopt's words for a flag given a value (util_opt_error()) */
-	if (o->allow_disruptive && !strncmp(argv[*i], "--disruptive=", 13)) {
+	if (o->allow_disruptive &&
+	    !strncmp(argv[*i], "--disruptive=", sizeof("--disruptive=") - 1)) {
 		ctl_usage_error(cmd, "option '--disruptive' takes no argument ('%s'): it accepts "
 				"a disruptive knob when given", argv[*i]);
 		return -1;

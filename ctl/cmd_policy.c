@@ -240,11 +240,12 @@ static int ctl_policy_set(struct ctl_conn *c, const char *key, const char *value
 	 * refused here: sent on, it would be the string "999..." and refused for its type;
 	 * KEY named as the daemon's field errors name it, a long one cut (ctl_arg_shown())
 	 */
-	if (ctl_json_arg_overflow(value, why, sizeof(why)))
-		return ctl_usage_error("policy", "policy set: %.*s%s: %s",
-				       strlen(key) > CTL_ARG_SHOWN_MAX ? CTL_ARG_SHOWN_MAX / 2 :
-				       (int)strlen(key), key,
-				       strlen(key) > CTL_ARG_SHOWN_MAX ? "..." : "", why);
+	if (ctl_json_arg_overflow(value, why, sizeof(why))) {
+		int kn = strlen(key) > CTL_ARG_SHOWN_MAX ? CTL_ARG_SHOWN_MAX / 2 : (int)strlen(key);
+
+		return ctl_usage_error("policy", "policy set: %.*s%s: %s", kn, key,
+				       key[kn] ? "..." : "", why);
+	}
 	ret = ctl_request(c, "GET", CTL_POLICY_PATH, NULL, &r);
 	if (ret)
 		return ret;

@@ -582,6 +582,9 @@ for s in $SCENS; do
 		grep -E "^bench-cell: scen=$s cfg=grid set=$w " /tmp/bs/cells |
 			sed -E 's/ cfg=grid / cfg=b /'
 	fi
+	# (o)'s setting: (b)'s with VQ_BENCH_OBSERVE=b (none without a winner: no (o)), else none
+	o_set=""
+	[ "$OBSERVE" = b ] && o_set=$w
 	# (a), (b), (c), (o), (a') interleaved: run r of each before run r + 1 of any
 	r=1
 	while [ $r -le "$RUNS" ]; do
@@ -593,11 +596,8 @@ for s in $SCENS; do
 			(run_static "$s" ref copy $r) 2>&1 | notes | tee -a /tmp/bs/cells
 		fi
 		(run_vqtuned "$s" $r) 2>&1 | notes | tee -a /tmp/bs/cells
-		if [ "$OBSERVE" = 1 ]; then
-			(run_vqtuned "$s" $r o /policies/observe.json) 2>&1 | notes |
-				tee -a /tmp/bs/cells
-		elif [ "$OBSERVE" = b ] && [ -n "$w" ]; then
-			(run_vqtuned "$s" $r o /policies/observe.json "$w") 2>&1 | notes |
+		if [ "$OBSERVE" = 1 ] || [ -n "$o_set" ]; then
+			(run_vqtuned "$s" $r o /policies/observe.json "$o_set") 2>&1 | notes |
 				tee -a /tmp/bs/cells
 		fi
 		if [ "$NOISE" = 1 ]; then
