@@ -73,7 +73,8 @@ NICE=${VQ_BENCH_NICE:-0}
 SLICE_US=${VQ_BENCH_SLICE_US:-0}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
-# the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k and gso16k, for
+# the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k, gso16k, zcmb10k,
+# min256k, zcmin256k and zcbw32, for
 # VQ_BENCH_GRID
 GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zc zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
@@ -205,6 +206,11 @@ apply_set() {
 	# BQL 16 KiB and GSO packets of at most 16 KiB: at a slow line a request waits behind
 	# the whole GSO packet the line is sending (64 KiB at 200 Mbit/s: 2.6 ms)
 	gso16k)	bql 0 limit_max 16384; ina /sbin/ip link set $FRONT gso_max_size 16384 ;;
+	# dql kept at or above 256 KiB in flight (limit_min): the driver holds what the qdisc
+	# would, and the queue stops and wakes less often; with zerocopy too (zcmin256k)
+	min256k) bql 0 limit_min 262144 ;;
+	zcmin256k) set_knob zerocopy 1; bql 0 limit_min 262144 ;;
+	zcbw32)	set_knob zerocopy 1 backend-weight 32 ;;	# zerocopy, backend turns of 32
 	*)	echo "unknown grid setting $1"; return 1 ;;
 	esac
 }
