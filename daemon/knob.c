@@ -442,6 +442,9 @@ static bool threaded_refused(const struct device *d, const struct knob_inst *ki,
 	       !strcmp(d->driver, "veth");
 }
 
+static const char threaded_no_napi[] = "the kernel refuses threaded on a device with no NAPI "
+	"instance (the netdev family lists none; a veth has one with GRO or XDP on)";
+
 /* knob_writable_from() with what is known of the device's NAPIs in @napi_none */
 static int writable_verdict(const struct device *d, const struct knob_inst *ki, int probe_err,
 			    bool napi_none, char *why, size_t whylen)
@@ -461,8 +464,7 @@ static int writable_verdict(const struct device *d, const struct knob_inst *ki, 
 	}
 	/* a verdict apart from its provider's, so knob_ro() asks for it each time */
 	if (threaded_refused(d, ki, napi_none)) {
-		snprintf(why, whylen, "the kernel refuses threaded on a device with no NAPI "
-			 "instance (the netdev family lists none; a veth has one with GRO or XDP on)");
+		snprintf(why, whylen, "%s", threaded_no_napi);
 		return 0;
 	}
 	if (op < 0 || probe_err != -EOPNOTSUPP)
@@ -503,17 +505,35 @@ int knob_set_probe(struct device *d, const struct knob_inst *ki)
 	return 0;
 }
 
+/* The kernel's answer now: @d has no NAPI (a NAPI_GET dump of it found none). A failed
+ * dump cannot tell: false. */
+static bool napi_none_now(struct device *d)
+{
+	struct napi_count napis = { .ifindex = d->ifindex };
+
+	return d->ns->ndv && !ndv_napi_dump(d->ns->ndv, d->ifindex, napi_count_cb, &napis) &&
+	       !napis.n;
+}
+
 int knob_writable_probed(struct device *d, const struct knob_inst *ki, int probe_err,
 			 char *why, size_t whylen)
 {
-	struct napi_count napis = { .ifindex = d->ifindex };
 	bool none = dev_napi_none(d);
 
-	/* no NAPI at the last sample: ask again, GRO may have come on since (a failed dump
-	 * cannot tell, and the write will) */
-	if (d->managed && threaded_refused(d, ki, none) && d->ns->ndv)
-		none = !ndv_napi_dump(d->ns->ndv, d->ifindex, napi_count_cb, &napis) && !napis.n;
+	/* no NAPI at the last sample: ask again, GRO may have come on since */
+	if (d->managed && threaded_refused(d, ki, none))
+		none = napi_none_now(d);
 	return writable_verdict(d, ki, probe_err, none, why, whylen);
+}
+
+bool knob_refused_no_napi(struct device *d, const struct knob_inst *ki, int err, char *why,
+			  size_t whylen)
+{
+	/* the last sample may still list the NAPI that GRO off has just deleted: ask */
+	if (err != -EOPNOTSUPP || !threaded_refused(d, ki, true) || !napi_none_now(d))
+		return false;
+	snprintf(why, whylen, "%s", threaded_no_napi);
+	return true;
 }
 
 int knob_writable(struct device *d, const struct knob_inst *ki, char *why, size_t whylen)

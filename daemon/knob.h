@@ -172,6 +172,15 @@ int knob_set_probe(struct device *d, const struct knob_inst *ki);
 int knob_writable_probed(struct device *d, const struct knob_inst *ki, int probe_err,
 			 char *why, size_t whylen);
 /*
+ * Whether the write of @ki on @d that failed with @err (-errno) was the kernel refusing a
+ * veth's threaded for want of a NAPI (net-sysfs.c's threaded store: EOPNOTSUPP while the
+ * device's NAPI list is empty; a veth has a NAPI only with GRO or XDP on). Asked of the
+ * kernel with a NAPI_GET dump, since GRO may have gone off after the last sample; true puts
+ * knob_writable()'s reason in @why.
+ */
+bool knob_refused_no_napi(struct device *d, const struct knob_inst *ki, int err, char *why,
+			  size_t whylen);
+/*
  * The verdict of knob_writable() for a probe answer @probe_err (0 or -errno) and the NAPIs
  * of the last sample; no I/O.
  */

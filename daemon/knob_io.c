@@ -191,6 +191,8 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 	 * private mount (netns.h), meaningless to whoever reads the message. The name is raw:
 	 * whoever shows the message (API reply, event, log) gives it in display form, once.
 	 */
+	if (!why[0])
+		knob_refused_no_napi(d, ki, ret, why, sizeof(why));
 	if (!why[0] && ret == -EINVAL)
 		/* no extack: the value is inside the range, refused for a reason unsaid */
 		snprintf(why, sizeof(why), "%s (the kernel gave no reason: %" PRIu64 " is inside "

@@ -7,7 +7,7 @@
 # device with no NAPI (a veth with GRO off), which the kernel refuses, is read-only with the
 # reason in the views, and a set of it is refused by name before any write; with GRO turned
 # on since the last sample, the view and the set ask the kernel again: writable, and the set
-# goes through.
+# goes through; with GRO off again since, its refused restore says why and stays owed.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -97,6 +97,18 @@ check "GRO on, vc's threaded in the view at once: writable, no reason" "True|Non
 vq_ctl set "$A:vc" threaded 1 >/dev/null
 check "GRO on, vc threaded 1 at once: written (exit 0)" 0 $?
 check "... the kernel's threaded" 1 "$(ip netns exec "$A" cat /sys/class/net/vc/threaded)"
+
+# GRO off again deletes vc's NAPI: the kernel refuses threaded's restore, the error says why
+# (not a bare "Operation not supported"), and the change stays in the journal
+ip netns exec "$A" ethtool -K vc gro off >/dev/null || exit $KSFT_FAIL
+out=$(vq_ctl restore 2>&1)
+check "GRO off, restore: fails (exit 1)" 1 $?
+check_true "... with the kernel's reason ($out)" grep -qF "vc: threaded: $why" <<<"$out"
+check "... still owed" 1 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
+# with GRO on again the same restore goes through
+ip netns exec "$A" ethtool -K vc gro on >/dev/null || exit $KSFT_FAIL
 vq_ctl restore >/dev/null
+check "GRO on again, restore: exit 0" 0 $?
 check "... restored" 0 "$(ip netns exec "$A" cat /sys/class/net/vc/threaded)"
+check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
 vq_done
