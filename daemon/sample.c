@@ -286,13 +286,11 @@ static int qstats_cb(const struct ndv_qstats *qs, void *arg)
 	return 0;
 }
 
-static int napi_cb(const struct ndv_napi *n, void *arg)
+/* Append NAPI @n to @d's list; 0 or -ENOMEM. */
+static int napi_take(struct device *d, const struct ndv_napi *n)
 {
-	struct device *d = dev_lookup(arg, n->ifindex);
 	struct ndv_napi *grown;
 
-	if (!d || !d->due)
-		return 0;
 	grown = realloc(d->napi, (d->n_napi + 1) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -301,14 +299,28 @@ static int napi_cb(const struct ndv_napi *n, void *arg)
 	return 0;
 }
 
+static int napi_cb(const struct ndv_napi *n, void *arg)
+{
+	struct device *d = dev_lookup(arg, n->ifindex);
+
+	return d && d->due ? napi_take(d, n) : 0;
+}
+
+/* Note which NAPI serves queue @nq of @d, a device whose layout is being read. */
+static void queue_take(struct device *d, const struct ndv_queue *nq)
+{
+	bool tx = nq->type == VQ_NETDEV_QUEUE_TYPE_TX;
+
+	if (d->layout_now && nq->id < (tx ? d->n_tx : d->n_rx))
+		(tx ? d->txq : d->rxq)[nq->id].napi_id = nq->napi_id;
+}
+
 static int queue_cb(const struct ndv_queue *nq, void *arg)
 {
 	struct device *d = dev_lookup(arg, nq->ifindex);
-	bool tx = nq->type == VQ_NETDEV_QUEUE_TYPE_TX;
 
-	if (!d || !d->due || !d->layout_now || nq->id >= (tx ? d->n_tx : d->n_rx))
-		return 0;
-	(tx ? d->txq : d->rxq)[nq->id].napi_id = nq->napi_id;
+	if (d && d->due)
+		queue_take(d, nq);
 	return 0;
 }
 
@@ -628,6 +640,52 @@ static void ns_news(struct netns *ns)
 	dev_for_each(d)
 		if (d->ns == ns)
 			d->eth_stale = true, d->layout_stale = true;
+}
+
+/* smp_layout_refresh()'s dumps, filtered by ifindex: the kernel may not filter them */
+static int napi_one_cb(const struct ndv_napi *n, void *arg)
+{
+	struct device *d = arg;
+
+	return (int)n->ifindex == d->ifindex ? napi_take(d, n) : 0;
+}
+
+static int queue_one_cb(const struct ndv_queue *nq, void *arg)
+{
+	struct device *d = arg;
+
+	if ((int)nq->ifindex == d->ifindex)
+		queue_take(d, nq);
+	return 0;
+}
+
+void smp_layout_refresh(struct device *d)
+{
+	struct netns *ns = d->ns;
+	unsigned int n_tx = d->n_tx, n_rx = d->n_rx;
+	uint32_t gen = d->gen;
+
+	ns_news(ns);
+	if (!d->layout_stale || !d->n_tx)
+		return;
+	d->layout_stale = false;
+	d->layout_ns = util_now_ns(CLOCK_MONOTONIC);
+	if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
+		dev_set_queues(d, n_tx, n_rx);
+	/* new queue counts are a channels change: its settings at the next tick */
+	if (d->gen != gen)
+		d->eth_stale = true;
+	if (!ns->ndv)
+		return;
+	d->n_napi = 0;
+	d->napi_listed = !ndv_napi_dump(ns->ndv, d->ifindex, napi_one_cb, d);
+	if (d->n_napi > 1)
+		qsort(d->napi, d->n_napi, sizeof(*d->napi), napi_cmp);
+	d->napi_sig = napi_sig(d);
+	layout_begin(d);
+	ndv_queue_dump(ns->ndv, d->ifindex, queue_one_cb, d);
+	/* only a tick reads a layout in the qstats callbacks (ns_tick() sets it again) */
+	d->layout_now = false;
 }
 
 static void ns_tick(struct netns *ns)

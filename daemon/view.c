@@ -19,6 +19,7 @@
 #include "policy.h"
 #include "reqval.h"
 #include "runtime.h"
+#include "sample.h"
 #include "util.h"
 #include "view.h"
 #include "vqp.h"
@@ -103,13 +104,15 @@ int view_dev_conflict(const char *sel, json_t **out)
 	return 409;
 }
 
-static int dev_or_error(const char *sel, struct device **d, json_t **out)
+int view_dev_find(const char *sel, struct device **d, json_t **out)
 {
 	int err;
 
 	*d = dev_resolve(sel, &err);
-	if (*d)
+	if (*d) {
+		smp_layout_refresh(*d);
 		return 0;
+	}
 	if (err == -EEXIST)
 		return view_dev_conflict(sel, out);
 	*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
@@ -255,7 +258,7 @@ int view_device(const char *sel, json_t **out)
 	int k, st;
 
 	memset(&rc, 0, sizeof(rc));
-	st = dev_or_error(sel, &d, out);
+	st = view_dev_find(sel, &d, out);
 	if (st) {
 		json_decref(knobs);
 		return st;
@@ -383,7 +386,7 @@ int view_queues(const char *sel, json_t **out)
 	unsigned int q;
 	int c, st;
 
-	st = dev_or_error(sel, &d, out);
+	st = view_dev_find(sel, &d, out);
 	if (st) {
 		json_decref(totals);
 		json_decref(rates);

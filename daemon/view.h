@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct device;
+
 /*
  * The 409 conflict for a device selector @sel that dev_resolve() found ambiguous (-EEXIST):
  * a NAME in several namespaces, or, within one namespace, one device's raw name that is
@@ -21,6 +23,13 @@
  * never the selector the client sent. Returns 409 and stores the error object in *out.
  */
 int view_dev_conflict(const char *sel, json_t **out);
+/*
+ * The device selector @sel names (dev_resolve()), in *d, with its queue layout read again
+ * if a reconfiguration may have changed it since its last sample (smp_layout_refresh()):
+ * 0; else the error object in *out and 404 not_found (no such device) or 409 conflict
+ * (view_dev_conflict()).
+ */
+int view_dev_find(const char *sel, struct device **d, json_t **out);
 int view_status(json_t **out);
 int view_devices(json_t **out);
 int view_device(const char *dev, json_t **out);

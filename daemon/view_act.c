@@ -21,19 +21,6 @@
 /* A request's reason as it appears in events. */
 #define REASON_MAX	192
 
-static int find_dev(const char *sel, struct device **d, json_t **out)
-{
-	int err;
-
-	*d = dev_resolve(sel, &err);
-	if (*d)
-		return 0;
-	if (err == -EEXIST)
-		return view_dev_conflict(sel, out);
-	*out = apierr_new(VQ_ERR_NOT_FOUND, "dev", "no device '%s'", sel);
-	return 404;
-}
-
 /* 0 when @d (named @sel in the request) may be written, else 403 read_only with why. */
 static int dev_writable(const char *sel, struct device **d, json_t **out)
 {
@@ -57,7 +44,7 @@ static int dev_writable(const char *sel, struct device **d, json_t **out)
 
 static int writable_dev(const char *sel, struct device **d, json_t **out)
 {
-	int st = find_dev(sel, d, out);
+	int st = view_dev_find(sel, d, out);
 
 	return st ? st : dev_writable(sel, d, out);
 }
@@ -70,7 +57,7 @@ static int writable_dev(const char *sel, struct device **d, json_t **out)
 static int writable_dev_knob(const char *sel, const char *name, struct device **d, int *k,
 			     json_t **out)
 {
-	int st = find_dev(sel, d, out);
+	int st = view_dev_find(sel, d, out);
 
 	if (st)
 		return st;
