@@ -18,7 +18,7 @@ POLICIES=$(cd "$ROOT/policies" && printf '%s\n' *.json | sed 's/\.json$//' | pas
 RUN_USAGE="usage: tests/vm/run.sh [--bench] [--check] [KERNEL_TAG...]; options: --bench --check"
 RUN_USAGE+=" -h --help; kernel tags: $TAGS"
 # the grid entries bench_scen.sh's apply_set() knows
-GRID="default bql16k bql64k bql256k busy50 coal ring1024 zcp16 zc zcmb10k copy bw32 nw16 bqlbw gso16k min256k zcmin256k zcbw32"
+GRID="default bql16k bql64k bql256k busy50 coal ring1024 zcp16 zc zcmb10k copy bw32 nw16 bqlbw gso16k min256k zcmin256k zcbw32 zcbql16k zcbql64k"
 # the guest has two vCPUs (VM_QEMU_SMP)
 PIN_MSG="vm_scenarios: VQ_BENCH_PIN must be F:B with CPUs F and B in 0..1 (the guest's vCPUs),"
 PIN_MSG+=" or none"

@@ -74,7 +74,7 @@ SLICE_US=${VQ_BENCH_SLICE_US:-0}
 # lists come comma-separated on the kernel command line
 SCENS=$(echo "${VQ_BENCH_SCENS:-rr bulk bulkrr slowzc}" | tr , ' ')
 # the default grid; apply_set() also knows bw32, nw16, bql64k, bql256k, gso16k, zcmb10k,
-# min256k, zcmin256k and zcbw32, for
+# min256k, zcmin256k, zcbw32, zcbql16k and zcbql64k, for
 # VQ_BENCH_GRID
 GRID=$(echo "${VQ_BENCH_GRID:-default bql16k busy50 coal ring1024 zc zcp16 copy bqlbw}" | tr , ' ')
 # 1: (b) is measured again after the sweep (no winner's curse); 0: the winner's sweep runs
@@ -211,6 +211,10 @@ apply_set() {
 	min256k) bql 0 limit_min 262144 ;;
 	zcmin256k) set_knob zerocopy 1; bql 0 limit_min 262144 ;;
 	zcbw32)	set_knob zerocopy 1 backend-weight 32 ;;	# zerocopy, backend turns of 32
+	# zerocopy with BQL capped: a buffer completes when the receiver has it, so a small
+	# limit_max caps what the bulk flows keep in flight, and their rate, not only the queue
+	zcbql16k) set_knob zerocopy 1; bql 0 limit_max 16384 ;;
+	zcbql64k) set_knob zerocopy 1; bql 0 limit_max 65536 ;;
 	*)	echo "unknown grid setting $1"; return 1 ;;
 	esac
 }
