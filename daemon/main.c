@@ -751,7 +751,7 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct api_config ac = { 0 };
 	struct api *api = NULL;
-	char run_dir[4096], sock_copy[4096], paced[96], slice[48];
+	char run_dir[4096], sock_copy[4096], paced[96], slice[64];
 	struct stat rst;
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
@@ -850,9 +850,9 @@ int main(int argc, char **argv)
 		 o.max_interval_ms);
 	/* -L 0 asks for nothing: the slice shown is the one the process started with */
 	if (runtime.sched_slice_ns)
-		snprintf(slice, sizeof(slice), "%s%llu us%s", o.slice_us ? "" : "not asked for (",
+		snprintf(slice, sizeof(slice), "%llu us%s",
 			 (unsigned long long)(runtime.sched_slice_ns / NSEC_PER_USEC),
-			 o.slice_us ? "" : ")");
+			 o.slice_us ? "" : " (the kernel's own, none asked for)");
 	else
 		snprintf(slice, sizeof(slice), "none per task");
 	log_info("vqtuned %s: %u device(s), tick %u ms%s, scheduler slice %s, API on %s%s%s",

@@ -666,6 +666,7 @@ void smp_layout_refresh(struct device *d)
 	uint32_t gen = d->gen;
 
 	ns_news(ns);
+	/* a device whose queues were never counted is left to its first sample */
 	if (!d->layout_stale || !d->n_tx)
 		return;
 	d->layout_stale = false;

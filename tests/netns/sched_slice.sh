@@ -86,7 +86,7 @@ if kernel_slices; then
 		"$(slice_of "$VQ_DPID")"
 	check "--sched-slice 0: status shows it" "$base" "$(status_slice)"
 	check_true "--sched-slice 0: the start-up line says it was not asked for" \
-		grep -q "scheduler slice not asked for ($((base / 1000)) us), API on" "$VQ_TMP/vqtuned.log"
+		grep -q "scheduler slice $((base / 1000)) us (the kernel's own, none asked for), API on" "$VQ_TMP/vqtuned.log"
 	check_true "... which is not the 100 us of --sched-slice 100 ($base)" test "$base" != 100000
 	vq_daemon_stop
 	# ---- the default: none asked for, as 0 -----------------------------------------
@@ -95,7 +95,7 @@ if kernel_slices; then
 	check "default: the kernel's slice (ns)" "$base" "$(slice_of "$VQ_DPID")"
 	check "default: status shows it" "$base" "$(status_slice)"
 	check_true "default: the start-up line says it was not asked for" \
-		grep -q "scheduler slice not asked for ($((base / 1000)) us), API on" "$VQ_TMP/vqtuned.log"
+		grep -q "scheduler slice $((base / 1000)) us (the kernel's own, none asked for), API on" "$VQ_TMP/vqtuned.log"
 	vq_daemon_stop
 	kill $ref
 else
