@@ -175,11 +175,32 @@ static int napi_not_on_queue(const struct device *d, enum knob_id k, long q, int
 	return 404;
 }
 
+/*
+ * The failure @err of a set whose earlier instances were written (@changes, as the reply
+ * would have listed them): say which, so the failure is not taken for "nothing changed".
+ * They stay written and pinned, and a restore puts them back.
+ */
+static void partial_note(const json_t *changes, char *err, size_t errlen)
+{
+	size_t n = json_array_size(changes), i, len = strlen(err);
+	const json_t *c;
+
+	for (i = 0; i < n && len < errlen; i++) {
+		c = json_array_get(changes, i);
+		len += (size_t)snprintf(err + len, errlen - len, "%s %s %" JSON_INTEGER_FORMAT
+					" -> %" JSON_INTEGER_FORMAT, i ? "," : "; written before "
+					"it (pinned, restorable):",
+					json_string_value(json_object_get(c, "instance")),
+					json_integer_value(json_object_get(c, "old")),
+					json_integer_value(json_object_get(c, "new")));
+	}
+}
+
 int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 {
 	static const char *const fields[] = { "value", "queue", "napi_id", "disruptive", NULL };
 	static struct knob_inst sel[DEV_MAX_QUEUES];
-	char err[256], reason[REASON_MAX];
+	char err[512], reason[REASON_MAX];
 	uint64_t value, q = 0, napi = 0, oldv, newv;
 	int64_t queue = -1, napi_id = -1;
 	int disruptive = 0, k, st;
@@ -244,6 +265,10 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	for (i = 0; i < n; i++) {
 		st = act_set(d, &sel[i], value, WHO_MANUAL, true, reason, &oldv, &newv, err,
 			     sizeof(err));
+		if (st != ACT_OK && !err[0])
+			snprintf(err, sizeof(err), "out of memory");
+		if (st != ACT_OK)
+			partial_note(changes, err, sizeof(err));
 		switch (st) {
 		case ACT_OK:
 			break;
@@ -259,8 +284,7 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 			return 502;
 		default:	/* the journal or memory: ours, not the kernel's */
 			json_decref(changes);
-			*out = apierr_new(VQ_ERR_INTERNAL, NULL, "%s %s: %s", knob, sel[i].inst,
-					  err[0] ? err : "out of memory");
+			*out = apierr_new(VQ_ERR_INTERNAL, NULL, "%s %s: %s", knob, sel[i].inst, err);
 			return 500;
 		}
 		json_array_append_new(changes, json_pack("{s:s, s:s, s:I, s:I}", "knob", knob,

@@ -55,9 +55,11 @@ static struct device fake_lo = { .ns = &ns_b, .name = "lo" };
 static struct device quoted = { .ns = &ns, .name = "q\"\\", .managed = true };
 static struct device ff = { .ns = &ns, .name = "ve\xff" "0", .managed = true };
 static int n_events, n_sets;
-/* act_set(): the reason it was given; with set_refused, it fails as a kernel refusal */
+/* act_set(): the reason it was given; with set_refused, it fails as a kernel refusal, and
+ * so does its call number set_refuse_call (1-based, counted by n_sets; 0: none) */
 static char set_reason[192];
 static bool set_refused;
+static int set_refuse_call;
 
 const struct knob_desc knob_table[K_NUM] = {
 	[K_DEFER_HARD_IRQS] = { "defer-hard-irqs", "count", 0, 2147483647, false, "" },
@@ -173,13 +175,13 @@ enum act_result act_set(struct device *d, const struct knob_inst *ki, uint64_t v
 	(void)who, (void)pin;
 	n_sets++;
 	snprintf(set_reason, sizeof(set_reason), "%s", reason);
-	if (set_refused) {
+	if (set_refused || n_sets == set_refuse_call) {
 		/* as knob_write() words it: the raw name */
 		snprintf(err, errlen, "%s: %s %s: Operation not supported", d->name,
 			 knob_table[ki->k].name, ki->inst);
 		return ACT_EKERNEL;
 	}
-	*oldv = 0;
+	*oldv = 7;
 	*newv = v;
 	return ACT_OK;
 }
@@ -559,6 +561,32 @@ static void test_names_shown_once(void **state)
 	json_decref(r);
 }
 
+/* a set refused on its second instance says which it wrote before: they stay written */
+static void test_set_partial(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	n_sets = 0;
+	set_refuse_call = 2;
+	assert_int_equal(put("lab:vb", "gro-flush-timeout", "{\"value\":5}", &r), 502);
+	set_refuse_call = 0;
+	assert_int_equal(n_sets, 2);
+	assert_string_equal(err_str(r, "code"), VQ_ERR_KERNEL);
+	assert_string_equal(err_str(r, "message"), "vb: gro-flush-timeout napi-3376: Operation "
+			    "not supported; written before it (pinned, restorable): napi-3377 7 -> 5");
+	json_decref(r);
+	/* refused on the first: nothing written, nothing said of it */
+	n_sets = 0;
+	set_refuse_call = 1;
+	assert_int_equal(put("lab:vb", "gro-flush-timeout", "{\"value\":5}", &r), 502);
+	set_refuse_call = 0;
+	assert_int_equal(n_sets, 1);
+	assert_string_equal(err_str(r, "message"),
+			    "vb: gro-flush-timeout napi-3377: Operation not supported");
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_read_only_words),
 		cmocka_unit_test(test_unknown_knob_first),
 		cmocka_unit_test(test_names_shown_once),
+		cmocka_unit_test(test_set_partial),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
