@@ -451,8 +451,8 @@ static int restore_napi_gone(struct device *d, struct entry *e, char *err, size_
  * (a law that moved it and back, a busyloop probe), so nothing is written and the event
  * says so, as act_set() of an unchanged value does, and 1 also for a NAPI that is gone from
  * a device that is up (restore_napi_gone()) and for a device the kernel deleted
- * (entry_deleted(), with its event); -ENODEV/-ENOENT: its device or instance is
- * gone; -EAGAIN: its NAPI is gone while the device is down (kept); other -errno: the write
+ * (entry_deleted(), with its event); -ENODEV: its device is in no watched namespace
+ * (restore_entries() keeps it if it left); -ENOENT: its instance is gone; -EAGAIN: its NAPI is gone while the device is down (kept); other -errno: the write
  * failed, why in @err.
  */
 static int restore_one(struct entry *e, char *err, size_t errlen)
@@ -510,7 +510,7 @@ void act_sweep(void)
 {
 	char why[256];
 	unsigned int i = 0;
-	bool dropped = false;
+	bool changed = false;
 
 	while (i < act_n_entries) {
 		struct entry *e = &act_entries[i];
@@ -520,7 +520,7 @@ void act_sweep(void)
 			if (e->changed)
 				entry_deleted_event(e);
 			entry_remove(e);
-			dropped = true;
+			changed = true;
 			continue;
 		}
 		i++;
@@ -533,14 +533,19 @@ void act_sweep(void)
 		if (!e->changed || ++e->missing < ACT_MISSING_SWEEPS || e->reported)
 			continue;
 		e->reported = true;
+		/* this run had it: it left (journalled, so a restart after kill -9 owes it too) */
+		if (!e->unseen) {
+			changed |= !e->left;
+			e->left = true;
+		}
 		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, &e->written,
 			  &e->original, WHO_ERROR,
 			  "%s left netns '%s' (ifindex %d) with this knob changed, original %" PRIu64
-			  ": not restorable now (%s); kept in the journal until a restore", e->device,
-			  e->netns, e->ifindex, e->original, why);
+			  ": not restorable now (%s); owed until it is back in a watched namespace",
+			  e->device, e->netns, e->ifindex, e->original, why);
 	}
 	/* a save that failed (a full state dir) is tried again until the file holds the table */
-	act_journal_sync(dropped);
+	act_journal_sync(changed);
 }
 
 static int seq_desc(const void *a, const void *b)
@@ -604,6 +609,7 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 	char err[256];
 	unsigned int i = 0, n_before = act_n_entries;
 	int restored = 0, ret;
+	bool left = false;
 
 	qsort(act_entries, act_n_entries, sizeof(*act_entries), seq_desc);
 	while (i < act_n_entries) {
@@ -627,17 +633,29 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 			entry_remove(e);
 			continue;
 		}
+		/*
+		 * A device this run had (or a run before marked so) and no watched namespace
+		 * holds now left for one nobody watches, keeping its settings: owed until it
+		 * comes back. One that only a previous run's journal names is taken as gone.
+		 */
+		if (ret == -ENODEV && !e->unseen && !e->left) {
+			e->left = true;
+			left = true;
+		}
+		if (ret == -ENODEV && e->left && !forget)
+			snprintf(err + strlen(err), sizeof(err) - strlen(err), "; kept: owed until "
+				 "it is back in a watched namespace");
 		restore_failed(e, err, failed);
 		if (n_failed)
 			(*n_failed)++;
 		/* nothing is left to restore it on: the journal owes no more */
-		if (forget || ret == -ENODEV || ret == -ENOENT) {
+		if (forget || ret == -ENOENT || (ret == -ENODEV && !e->left)) {
 			entry_remove(e);
 			continue;
 		}
 		i++;	/* kept: the next restore (or start) tries again */
 	}
-	ret = act_journal_sync(act_n_entries != n_before);
+	ret = act_journal_sync(act_n_entries != n_before || left);
 	if (ret)
 		restore_journal_failed(ret, failed, n_failed);
 	return restored;

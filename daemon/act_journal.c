@@ -54,6 +54,9 @@ static int journal_write(void)
 		if (e->has_pending)
 			json_object_set_new(json_array_get(arr, json_array_size(arr) - 1),
 					    "pending", json_integer((json_int_t)e->pending));
+		if (e->left)
+			json_object_set_new(json_array_get(arr, json_array_size(arr) - 1),
+					    "left", json_true());
 	}
 	root = json_pack("{s:i, s:o}", "version", ACT_JOURNAL_VERSION, "entries", arr);
 	text = json_dumps(root, JSON_INDENT(1));
@@ -171,6 +174,7 @@ static int journal_load(void)
 		e->seq = seq;
 		e->changed = true;
 		e->unseen = true;
+		e->left = json_is_true(json_object_get(it, "left"));
 		pend = json_object_get(it, "pending");
 		if (json_is_integer(pend) && json_integer_value(pend) >= 0 &&
 		    (uint64_t)json_integer_value(pend) <= knob_table[k].max) {

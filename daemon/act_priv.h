@@ -39,6 +39,11 @@ struct entry {
 	unsigned int missing;	/* act_sweep()s in a row that found no device for it */
 	bool reported;		/* its "cannot be restored now" event was sent */
 	bool unseen;		/* loaded from the journal, its knob not read since */
+	/*
+	 * Its device left every watched namespace after a run had it (moved to a namespace
+	 * nobody watches): owed until it comes back, across restores and restarts (journalled).
+	 */
+	bool left;
 };
 
 /*

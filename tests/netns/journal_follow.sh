@@ -3,7 +3,8 @@
 # dev X netns B`) keeps its settings, and the journal entry follows it there: the knob shows
 # as changed on the device in B, and restore puts the original back there. One that moves
 # out of every watched namespace is reported once (an "error" event with the original) and
-# kept; when it comes back into a watched namespace the entry follows it again. One the kernel
+# kept, also by a restore, which reports it failed, and by SIGTERM (journalled as left); when
+# it comes back into a watched namespace the entry follows it again, also across a restart. One the kernel
 # deleted (RTM_DELLINK naming no namespace it moved to) took its knob with it: dropped at
 # once with a "restore" event, nothing owed, and a new device of its name is left alone. A new
 # device that only has the name of one that left (not vqtune's value) is not taken for it:
@@ -45,7 +46,7 @@ for d in x0 y0 z0 w0; do
 	vq_ctl set "$A:$d" gro-flush-timeout "$SET" >/dev/null
 	check "set $A:$d gro-flush-timeout" "$SET" "$(gft "$A" "$d")"
 done
-x_orig=${orig[0]} y_orig=${orig[1]} z_orig=${orig[2]}
+x_orig=${orig[0]} y_orig=${orig[1]} z_orig=${orig[2]} w_orig=${orig[3]}
 check "provider of the knob (device-wide sysfs)" sysfs-napi "$(knob "$A:x0" provider)"
 
 # ---- x0 moves to B (watched): the journal follows
@@ -67,7 +68,7 @@ ip -n "$A" link set y0 netns "$C" || exit $KSFT_FAIL
 for _ in $(seq 30); do [ -n "$(events error y0)" ] && break; sleep 0.1; done
 check_true "an error event for y0 ($(events error y0))" \
 	grep -qF "with this knob changed, original $y_orig: not restorable now (y0 is not in $(
-		)any watched namespace); kept in the journal until a restore" <<<"$(events error y0)"
+		)any watched namespace); owed until it is back in a watched namespace" <<<"$(events error y0)"
 check_true "... names where it left" grep -q "^y0 left netns '$A' (ifindex [0-9]*) " \
 	<<<"$(events error y0)"
 check "... it names the knob" gro-flush-timeout "$(last_event_field error y0 knob)"
@@ -111,11 +112,11 @@ check_true "an error event for w0 names the other device ($(events error w0))" \
 	<<<"$(events error w0)"
 check "the new $A:w0 is not shown as changed" False "$(knob "$A:w0" changed)"
 
-# ---- restore: x0 and y0 put back in B; w0 reported failed, the new w0 untouched
+# ---- restore: x0 and y0 put back in B; w0 reported failed and kept, the new w0 untouched
 vq_ctl restore >"$VQ_TMP/restore.out" 2>"$VQ_TMP/restore.err"
 check "restore exit code (w0 failed)" 1 $?
-check_true "restore names w0 ($(tr '\n' ' ' <"$VQ_TMP/restore.err"))" \
-	grep -q w0 "$VQ_TMP/restore.err"
+check_true "restore names w0, kept ($(tr '\n' ' ' <"$VQ_TMP/restore.err"))" \
+	grep -q "w0.*; kept: owed until it is back in a watched namespace" "$VQ_TMP/restore.err"
 check_true "... and not x0, y0 or z0" eval '! grep -qE "x0|y0|z0" "$VQ_TMP/restore.err"'
 check "x0 restored in $B" "$x_orig" "$(gft "$B" x0)"
 check "y0 restored in $B" "$y_orig" "$(gft "$B" y0)"
@@ -123,9 +124,21 @@ check "the new w0 untouched" "$w_new" "$(gft "$A" w0)"
 check "the old w0, in $C, keeps vqtune's value (no watched namespace holds it)" "$SET" \
 	"$(gft "$C" w0)"
 check "the new z0 untouched" "$z_new" "$(gft "$A" z0)"
-check "nothing owed after the restore" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- |
-	vq_json 'd["changed_knobs"]')"
+check "the old w0 still owed after the restore, nothing else" 1 "$(vq_api GET /v1/status |
+	cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
 check_true "daemon alive and /healthz 200" vq_healthy
+vq_daemon_stop TERM
+check "SIGTERM with the old w0 still away: exit code 1 (not restorable)" 1 $?
+check "... the journal keeps it, marked as left" "w0 True" "$(vq_json '" ".join("%s %s" % (
+	bytes.fromhex(e["device_hex"]).decode(), e.get("left")) for e in d["entries"])' \
+	<"$VQ_STATE/originals.json")"
+
+# ---- the old w0 comes back into a watched namespace while no vqtuned runs (the new one is
+# gone): the next start finds it by its name and vqtune's value, and restores it there
+ip -n "$A" link del w0 && ip -n "$C" link set w0 netns "$B" || exit $KSFT_FAIL
+vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
+check "restarted: the old w0 in $B restored" "$w_orig" "$(gft "$B" w0)"
+check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
 vq_daemon_stop TERM
 check "SIGTERM: exit code" 0 $?
 vq_done
