@@ -184,7 +184,7 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 
 	err[0] = '\0';
 	ret = prov_write(d, ki, v, why, sizeof(why));
-	/* new channel counts make new queues and NAPIs: smp_layout_refresh() reads them */
+	/* new channel counts make new queues and NAPIs: smp_news_refresh() reads them */
 	if (!ret && ki->prov == KP_ETH_CHANNELS)
 		d->layout_stale = true;
 	if (!ret)

@@ -642,7 +642,7 @@ static void ns_news(struct netns *ns)
 			d->eth_stale = true, d->layout_stale = true;
 }
 
-/* smp_layout_refresh()'s dumps, filtered by ifindex: the kernel may not filter them */
+/* smp_news_refresh()'s dumps, filtered by ifindex: the kernel may not filter them */
 static int napi_one_cb(const struct ndv_napi *n, void *arg)
 {
 	struct device *d = arg;
@@ -659,7 +659,7 @@ static int queue_one_cb(const struct ndv_queue *nq, void *arg)
 	return 0;
 }
 
-void smp_layout_refresh(struct device *d)
+void smp_news_refresh(struct device *d)
 {
 	struct netns *ns = d->ns;
 	unsigned int n_tx = d->n_tx, n_rx = d->n_rx;
@@ -667,15 +667,20 @@ void smp_layout_refresh(struct device *d)
 
 	ns_news(ns);
 	/* a device whose queues were never counted is left to its first sample */
-	if (!d->layout_stale || !d->n_tx)
+	if (!d->n_tx)
+		return;
+	/* its settings (coalesce, rings, channels): the tick's outside-writer check reads them */
+	if (d->eth_stale)
+		eth_refresh(d);
+	if (!d->layout_stale)
 		return;
 	d->layout_stale = false;
 	d->layout_ns = util_now_ns(CLOCK_MONOTONIC);
 	if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
 		dev_set_queues(d, n_tx, n_rx);
-	/* new queue counts are a channels change: its settings at the next tick */
+	/* new queue counts are a channels change: its settings too */
 	if (d->gen != gen)
-		d->eth_stale = true;
+		eth_refresh(d);
 	if (!ns->ndv)
 		return;
 	d->n_napi = 0;

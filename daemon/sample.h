@@ -25,15 +25,17 @@ void smp_set_manage(const char *const *globs, unsigned int n);
 /* Re-dump the links of @ns: add, rename and remove devices; no rates. 0 or -errno. */
 int smp_discover(struct netns *ns);
 /*
- * Read @d's queue layout again now, between ticks, when it may have changed since its last
- * sample: after news of a channels change in its namespace (drained here), or the daemon's
- * own write of a channel count (knob_write() marks it). Its queue counts (sysfs), its NAPIs
- * and the NAPI of each queue (netdev family NAPI_GET and QUEUE_GET dumps of its ifindex),
- * so the views and a set that follows see what the kernel has, not a NAPI that the change
- * deleted. New counts start a new generation (the queues' rates come with the next
- * tick). Nothing is read for a device whose layout is not stale.
+ * Read again now, between ticks, what news says changed on @d since its last sample, so the
+ * views and a set that follows see what the kernel has. Its namespace's settings news is
+ * drained first. Its ethtool settings (coalesce, rings, channels) after news of a change to
+ * them. Its queue layout after news of a channels change, a link notification, or the
+ * daemon's own write of a channel count (knob_write() marks it): its queue counts (sysfs),
+ * its NAPIs and the NAPI of each queue (netdev family NAPI_GET and QUEUE_GET dumps of its
+ * ifindex), not a NAPI that the change deleted; new counts start a new generation (the
+ * queues' rates come with the next tick) and read the settings too. Nothing is read for a
+ * device without such news.
  */
-void smp_layout_refresh(struct device *d);
+void smp_news_refresh(struct device *d);
 /*
  * Sample every device of every watched namespace. First, a watched namespace that was
  * deleted (netns_gone()) is dropped: the knobs vqtune changed there restored

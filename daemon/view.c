@@ -110,7 +110,7 @@ int view_dev_find(const char *sel, struct device **d, json_t **out)
 
 	*d = dev_resolve(sel, &err);
 	if (*d) {
-		smp_layout_refresh(*d);
+		smp_news_refresh(*d);
 		return 0;
 	}
 	if (err == -EEXIST)

@@ -24,8 +24,8 @@ struct device;
  */
 int view_dev_conflict(const char *sel, json_t **out);
 /*
- * The device selector @sel names (dev_resolve()), in *d, with its queue layout read again
- * if a reconfiguration may have changed it since its last sample (smp_layout_refresh()):
+ * The device selector @sel names (dev_resolve()), in *d, with its settings and queue layout
+ * read again if news says they changed since its last sample (smp_news_refresh()):
  * 0; else the error object in *out and 404 not_found (no such device) or 409 conflict
  * (view_dev_conflict()).
  */
