@@ -443,7 +443,7 @@ static bool threaded_refused(const struct device *d, const struct knob_inst *ki,
 }
 
 static const char threaded_no_napi[] = "the kernel refuses threaded on a device with no NAPI "
-	"instance (the netdev family lists none; a veth has one with GRO or XDP on)";
+	"instance (the netdev family lists none; a veth has one while up with GRO or XDP on)";
 
 /* knob_writable_from() with what is known of the device's NAPIs in @napi_none */
 static int writable_verdict(const struct device *d, const struct knob_inst *ki, int probe_err,

@@ -295,7 +295,7 @@ msg=$(cut -d' ' -f2- <<<"$out" | vq_json 'd["error"]["code"] + "|" + d["error"][
 	d["error"]["message"]')
 check "... unsupported, naming the field, device and knob" "unsupported|knob|threaded is not\
  writable on nn0: the kernel refuses threaded on a device with no NAPI instance (the netdev\
- family lists none; a veth has one with GRO or XDP on)" "$msg"
+ family lists none; a veth has one while up with GRO or XDP on)" "$msg"
 # the kernel's own refusal (ifb has no NAPI either; vqtuned says so of a veth only): 502, the
 # message names the device and the knob, never the daemon's private sysfs mount (under its
 # run dir, $VQ_TMP here)

@@ -28,7 +28,7 @@ check "vb's per-NAPI defer-hard-irqs: two NAPIs, listed by ascending id, $NAPI l
 
 # threaded on vc (no NAPI): read-only, its reason in the view, a set refused by name
 why="the kernel refuses threaded on a device with no NAPI instance (the netdev family lists\
- none; a veth has one with GRO or XDP on)"
+ none; a veth has one while up with GRO or XDP on)"
 check "vc's threaded: read-only, with the reason" "False|$why" \
 	"$(vq_ctl --json knobs "$A:vc" | vq_json '"|".join("%s|%s" % (k["writable"],
 		k.get("read_only_reason")) for k in d["knobs"] if k["name"] == "threaded")')"

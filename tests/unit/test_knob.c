@@ -488,7 +488,7 @@ static void test_writable_threaded(void **state)
 	assert_true(dev_napi_none(d));
 	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 0);
 	assert_string_equal(why, "the kernel refuses threaded on a device with no NAPI instance "
-			    "(the netdev family lists none; a veth has one with GRO or XDP on)");
+			    "(the netdev family lists none; a veth has one while up with GRO or XDP on)");
 	/* another driver may have NAPIs the dump does not list: its write tells */
 	snprintf(d->driver, sizeof(d->driver), "virtio_net");
 	assert_int_equal(knob_writable_from(d, &ki, 0, why, sizeof(why)), 1);
