@@ -157,7 +157,9 @@ static int ctl_policy_load(struct ctl_conn *c, const char *file)
 
 	ret = ctl_read_all(file, &text, &len);
 	if (ret) {
-		fprintf(stderr, CTL_PROG ": %s: ", file);
+		char brief[UTIL_ARG_BRIEF_BYTES];
+
+		fprintf(stderr, CTL_PROG ": %s: ", util_arg_brief(file, brief, sizeof(brief)));
 		if (ret == -EFBIG)
 			fprintf(stderr, VQ_POLICY_FILE_TOO_BIG_FMT "\n", VQ_POLICY_FILE_MAX_BYTES);
 		else if (ret == -EISDIR)	/* vqtuned -C's words */

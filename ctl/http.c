@@ -75,7 +75,10 @@ static struct curl_slist *ctl_read_token(const char *file)
 	int err = token_read(file, &tok, &n);
 
 	if (err) {
-		fprintf(stderr, CTL_PROG ": -T/--token-file: '%s' %s\n", file,
+		char shown[CTL_ARG_SHOWN_BYTES];
+
+		fprintf(stderr, CTL_PROG ": -T/--token-file: %s %s\n",
+			ctl_arg_shown(file, shown, sizeof(shown)),
 			token_strerror(err, why, sizeof(why)));
 		return NULL;
 	}

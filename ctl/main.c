@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 #include <curl/curl.h>
 
 #include "ctl.h"
@@ -269,6 +270,8 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 	};
 	/* each may be given once (ctl_opt_once()) */
 	bool socket_given = false, host_given = false, token_given = false, timeout_given = false;
+	char shown[CTL_ARG_SHOWN_BYTES];
+	struct sockaddr_un sun;
 	int o, host_err, err;
 
 	a->conn.socket_path = getenv("VQTUNE_SOCKET");
@@ -327,29 +330,35 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 				       "give the unix socket or the TCP address, not both");
 	if (!*a->conn.socket_path)
 		return ctl_usage_error(NULL, "--socket: empty path");
+	if (!a->conn.host && strlen(a->conn.socket_path) >= sizeof(sun.sun_path))
+		return ctl_usage_error(NULL, "%s: %s is longer than a unix socket path can be "
+				       "(%zu bytes, unix(7))", socket_given ? "-s/--socket" :
+				       "$VQTUNE_SOCKET", ctl_arg_shown(a->conn.socket_path, shown,
+								       sizeof(shown)),
+				       sizeof(sun.sun_path) - 1);
 	host_err = a->conn.host ? ctl_parse_host(a->conn.host) : 0;
 	if (host_err == -EPROTONOSUPPORT)
-		return ctl_usage_error(NULL, "-H/--host: '%s': vqtuned serves plain HTTP, not "
+		return ctl_usage_error(NULL, "-H/--host: %s: vqtuned serves plain HTTP, not "
 				       "https (put a TLS proxy in front and give its address)",
-				       a->conn.host);
+				       ctl_arg_shown(a->conn.host, shown, sizeof(shown)));
 	if (host_err == -ERANGE) {
 		char port[CTL_PORT_TEXT_BYTES];
 
 		ctl_host_port_text(a->conn.host, port, sizeof(port));
-		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' is out of range [1, %lu] "
-				       "(TCP port)", a->conn.host, port, CTL_PORT_MAX);
+		return ctl_usage_error(NULL, "-H/--host: %s: port '%s' is out of range [1, %lu] "
+				       "(TCP port)", ctl_arg_shown(a->conn.host, shown, sizeof(shown)), port, CTL_PORT_MAX);
 	}
 	if (host_err == -EDOM) {
 		char port[CTL_PORT_TEXT_BYTES];
 
 		ctl_host_port_text(a->conn.host, port, sizeof(port));
-		return ctl_usage_error(NULL, "-H/--host: '%s': port '%s' must be written without "
-				       "a leading zero", a->conn.host, port);
+		return ctl_usage_error(NULL, "-H/--host: %s: port '%s' must be written without "
+				       "a leading zero", ctl_arg_shown(a->conn.host, shown, sizeof(shown)), port);
 	}
 	if (host_err)
-		return ctl_usage_error(NULL, "-H/--host: '%s' is not HOST:PORT (for example "
+		return ctl_usage_error(NULL, "-H/--host: %s is not HOST:PORT (for example "
 				       VQ_DEFAULT_TCP ", [::1]:9477 or http://HOST:PORT)",
-				       a->conn.host);
+				       ctl_arg_shown(a->conn.host, shown, sizeof(shown)));
 	if (optind >= argc)
 		return ctl_usage_error(NULL, "no command given");
 	a->cmd_index = optind;
@@ -358,6 +367,7 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 
 int main(int argc, char **argv)
 {
+	char shown[CTL_ARG_SHOWN_BYTES];
 	struct ctl_args a = { 0 };
 	const struct ctl_cmd *cmd;
 	struct ctl_conn *conn;
@@ -368,7 +378,8 @@ int main(int argc, char **argv)
 		return ret;
 	cmd = ctl_find(argv[a.cmd_index]);
 	if (!cmd)
-		return ctl_usage_error(NULL, "unknown command '%s'", argv[a.cmd_index]);
+		return ctl_usage_error(NULL, "unknown command %s",
+				       ctl_arg_shown(argv[a.cmd_index], shown, sizeof(shown)));
 	if (ctl_want_help(cmd->word, argc - a.cmd_index, argv + a.cmd_index))
 		return VQ_EXIT_OK;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {

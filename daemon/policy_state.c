@@ -175,7 +175,7 @@ static void report_text_error(const char *path, const char *text, size_t len,
 /* "PATH: why" for a file read_text() refused with @err, to @f or the log. */
 static void report_read_error(const char *path, int err, FILE *f)
 {
-	char big[sizeof(VQ_POLICY_FILE_TOO_BIG_FMT) + 16];
+	char big[sizeof(VQ_POLICY_FILE_TOO_BIG_FMT) + 16], brief[UTIL_ARG_BRIEF_BYTES];
 	const char *why = err == -EISDIR ? "is a directory, not a policy file" :
 			  err == -EINVAL ? "is a FIFO, socket or device, not a regular "
 					   "policy file" :
@@ -186,9 +186,9 @@ static void report_read_error(const char *path, int err, FILE *f)
 		why = big;
 	}
 	if (f)
-		fprintf(f, "%s: %s\n", path, why);
+		fprintf(f, "%s: %s\n", util_arg_brief(path, brief, sizeof(brief)), why);
 	else
-		log_err("policy %s: %s", path, why);
+		log_err("policy %s: %s", util_arg_brief(path, brief, sizeof(brief)), why);
 }
 
 /*

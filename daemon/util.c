@@ -304,3 +304,13 @@ const char *util_opt_error(const struct option *lo, int c, const char *w, int sh
 	}
 	return buf;
 }
+
+const char *util_arg_brief(const char *arg, char *buf, size_t len)
+{
+	size_t n = strlen(arg);
+
+	if (n <= UTIL_ARG_BRIEF_MAX)
+		return arg;
+	snprintf(buf, len, "%.*s... (%zu bytes)", UTIL_ARG_BRIEF_MAX / 2, arg, n);
+	return buf;
+}

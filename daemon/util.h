@@ -38,6 +38,17 @@ const char *util_real_str(double v, char *buf, size_t len);
 void util_hex(const void *in, size_t len, char *out);
 /* @s in display form (util_name_display()), malloc'd for the caller to free; NULL on ENOMEM. */
 char *util_display_dup(const char *s);
+/* util_arg_brief()'s cut: an argument longer than this is shown by its head and size */
+#define UTIL_ARG_BRIEF_MAX	64
+/* room for util_arg_brief()'s text: the head, "..." and " (N bytes)" */
+#define UTIL_ARG_BRIEF_BYTES	(UTIL_ARG_BRIEF_MAX + 40)
+/*
+ * @arg as a message names it where it stands unquoted (a file or socket path): @arg itself,
+ * or, longer than UTIL_ARG_BRIEF_MAX bytes, its first UTIL_ARG_BRIEF_MAX / 2 bytes, "..."
+ * and its size ("/tmp/xxxx... (70000 bytes)") written into @buf (UTIL_ARG_BRIEF_BYTES), so
+ * that a 70 KB argument does not push the reason out of the message.
+ */
+const char *util_arg_brief(const char *arg, char *buf, size_t len);
 /* A JSON string of @s in display form (never NULL-valued on invalid UTF-8). */
 json_t *util_json_str(const char *s);
 /* clock_gettime(@clk) in ns. */

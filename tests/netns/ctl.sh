@@ -182,6 +182,36 @@ opt_case "set VALUE of 70000 digits" "VALUE: '$(printf '9%.0s' $(seq 32))...' (7
 is out of range [0, 1000000000] (ns of gro-flush-timeout on $B:vb)" \
 	set "$B:vb" gro-flush-timeout "$(head -c 70000 /dev/zero | tr '\0' 9)"
 check "... stderr stays short" 2 "$(wc -l <"$VQ_TMP/err")"
+# a 70 KB global option, command word or policy file path is cut to its head and size too
+# (util_arg_brief(), ctl_arg_shown()); a socket path also by what unix(7) allows, 107 bytes
+BIG=$(head -c 70000 /dev/zero | tr '\0' x)
+X32=$(printf 'x%.0s' $(seq 32))
+big_case() {	# DESCRIPTION EXPECTED-MESSAGE EXIT [NAME=VALUE...] COMMAND ARGS...
+	local d=$1 msg=$2 rc=$3; shift 3
+	env "$@" >"$VQ_TMP/out" 2>"$VQ_TMP/err"
+	check "$d: exit code" "$rc" $?
+	check_true "... stderr says '$msg' ($(head -c 200 "$VQ_TMP/err"))" \
+		grep -qF -- "$msg" "$VQ_TMP/err"
+	check_true "... in under 300 bytes ($(wc -c <"$VQ_TMP/err"))" \
+		test "$(wc -c <"$VQ_TMP/err")" -lt 300
+}
+big_case "-s of 70 KB" "vqtunectl: -s/--socket: '$X32...' (70000 bytes) is longer than a unix \
+socket path can be (107 bytes, unix(7))" 2 "$VQTUNECTL" -s "$BIG" status
+big_case "\$VQTUNE_SOCKET of 70 KB" "vqtunectl: \$VQTUNE_SOCKET: '$X32...' (70000 bytes) is \
+longer than a unix socket path can be" 2 VQTUNE_SOCKET="$BIG" "$VQTUNECTL" status
+big_case "-s of 108 bytes" "vqtunectl: -s/--socket: '/tmp/$(printf 'y%.0s' $(seq 27))...' (108 \
+bytes) is longer than a unix socket path can be (107 bytes" 2 "$VQTUNECTL" \
+	-s "/tmp/$(printf 'y%.0s' $(seq 103))" status
+big_case "-H of 70 KB" "vqtunectl: -H/--host: '$X32...' (70000 bytes) is not HOST:PORT" 2 \
+	"$VQTUNECTL" -H "$BIG" status
+big_case "-T of 70 KB" "vqtunectl: -T/--token-file: '$X32...' (70000 bytes) cannot be read: \
+File name too long" 2 "$VQTUNECTL" -s "$VQ_SOCK" -T "$BIG" status
+big_case "a command word of 70 KB" "vqtunectl: unknown command '$X32...' (70000 bytes)" 2 \
+	"$VQTUNECTL" -s "$VQ_SOCK" "$BIG"
+big_case "policy load of a 70 KB path" "vqtunectl: $X32... (70000 bytes): File name too long" \
+	2 "$VQTUNECTL" -s "$VQ_SOCK" policy load "$BIG"
+big_case "vqtuned --check-policy of a 70 KB path" "$X32... (70000 bytes): File name too long" \
+	1 "$VQTUNED" --check-policy "$BIG"
 # policy set: a JSON number vqtune cannot hold is refused naming KEY and the range, not
 # sent on as a string
 opt_case "policy set beyond a JSON integer" "vqtunectl: policy set: guard.hold_ticks: \
