@@ -471,8 +471,13 @@ void ctl_text_changes(json_t *r)
 		const char *inst = json_string_value(json_object_get(ch, "instance"));
 
 		/* a device-wide knob has no instance: no gap before the colon */
-		printf("%s%s%s: %s -> %s\n", ctl_str(ch, "knob"), inst && *inst ? " " : "",
-		       inst && *inst ? inst : "", ctl_num(ch, "old", o), ctl_num(ch, "new", n));
+		printf("%s%s%s: ", ctl_str(ch, "knob"), inst && *inst ? " " : "",
+		       inst && *inst ? inst : "");
+		/* a set to the value it holds wrote nothing, as its event says */
+		if (!strcmp(ctl_num(ch, "old", o), ctl_num(ch, "new", n)))
+			printf("already %s, nothing written (pinned)\n", n);
+		else
+			printf("%s -> %s\n", o, n);
 	}
 }
 

@@ -45,8 +45,10 @@ check "... no event, no change owed" "0 0" "$(vq_api GET /v1/status | cut -d' ' 
 # a set to the value the knob already holds writes nothing and owes no restore: its event says
 # so (old == new, "already"), it is not counted as a change, and the knob is pinned all the same
 cur=$(vq_napi "$B" "$IFX" defer_hard_irqs)
-vq_ctl set "$B:vb" defer-hard-irqs "$cur" --napi-id "$NAPI" >/dev/null
+out=$(vq_ctl set "$B:vb" defer-hard-irqs "$cur" --napi-id "$NAPI")
 check "set defer-hard-irqs to its own value $cur: exit code" 0 $?
+check "... vqtunectl says so" "defer-hard-irqs napi-$NAPI: already $cur, nothing written (pinned)" \
+	"$out"
 ev=$(vq_api GET /v1/events | cut -d' ' -f2- | vq_json \
 	'"|".join("%s %s %s" % (e["old"], e["new"], e["reason"]) for e in d["events"])')
 check_true "... one event, old == new == $cur, saying it was already set ($ev)" \
