@@ -435,6 +435,13 @@ static void entry_deleted_event(const struct entry *e)
  */
 static int restore_napi_gone(struct device *d, struct entry *e, char *err, size_t errlen)
 {
+	/* no NAPI at all now (a veth with GRO and XDP off): none replaced it, the next will */
+	if (d->flags & IFF_UP && knob_napi_none_now(d)) {
+		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, NULL, NULL,
+			  WHO_RESTORE, "%s is gone and the device is up with no NAPI now: a NAPI it "
+			  "gets takes the device's value, nothing to restore", e->inst);
+		return 1;
+	}
 	if (d->flags & IFF_UP) {
 		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, NULL, NULL,
 			  WHO_RESTORE, "%s is gone and the device is up: the NAPIs that replaced it "
