@@ -505,10 +505,14 @@ int cmd_restore(struct ctl_conn *c, int argc, char **argv)
 	if (ctl_json_mode) {
 		ctl_print_json(r);
 	} else {
-		json_t *n = json_object_get(r, "restored");
+		json_t *n = json_object_get(r, "restored"), *s = json_object_get(r, "nothing_owed");
 
-		printf("restored %lld, failed %zu\n",
+		printf("restored %lld, failed %zu",
 		       json_is_integer(n) ? (long long)json_integer_value(n) : 0LL, nfail);
+		/* dropped without a write, each with its restore event (older daemons: none) */
+		if (json_is_integer(s) && json_integer_value(s) > 0)
+			printf(", nothing owed %lld (see events)", (long long)json_integer_value(s));
+		printf("\n");
 	}
 	/* failures always go to stderr too, so scripts see them */
 	json_array_foreach(json_object_get(r, "failed"), i, f)

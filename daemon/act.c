@@ -608,10 +608,12 @@ static void restore_journal_failed(int err, json_t *failed, unsigned int *n_fail
  * Restore the changed entries (of namespace @only, or all when NULL), newest change first.
  * Failures go to the log, to events and to @failed, and so does a journal that could not be
  * saved after. @forget: drop every entry of @only whatever happened (the namespace is going
- * away). Returns the number restored by a write (one that holds its original already is
- * dropped from the journal with its own event, and not counted).
+ * away). Returns the number restored by a write; one owed nothing (it holds its original
+ * already, or its NAPI or device went away with the value) is dropped from the journal with
+ * its own event, not counted there but in *@n_settled (may be NULL).
  */
-static int restore_entries(const char *only, json_t *failed, bool forget, unsigned int *n_failed)
+static int restore_entries(const char *only, json_t *failed, bool forget, unsigned int *n_failed,
+			   unsigned int *n_settled)
 {
 	char err[256];
 	unsigned int i = 0, n_before = act_n_entries;
@@ -637,6 +639,8 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 		ret = restore_one(e, err, sizeof(err));
 		if (ret >= 0) {
 			restored += ret == 0;
+			if (ret == 1 && n_settled)
+				(*n_settled)++;
 			entry_remove(e);
 			continue;
 		}
@@ -668,13 +672,15 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 	return restored;
 }
 
-int act_restore_all(json_t *failed)
+int act_restore_all(json_t *failed, unsigned int *n_settled)
 {
-	return restore_entries(NULL, failed, false, NULL);
+	if (n_settled)
+		*n_settled = 0;
+	return restore_entries(NULL, failed, false, NULL, n_settled);
 }
 
 int act_restore_netns(const char *netns, unsigned int *n_failed)
 {
 	*n_failed = 0;
-	return restore_entries(netns, NULL, true, n_failed);
+	return restore_entries(netns, NULL, true, n_failed, NULL);
 }

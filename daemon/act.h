@@ -68,15 +68,16 @@ bool act_original(const struct device *d, enum knob_id k, const char *inst, uint
 /* After each sample of @d: notice values written by someone else. */
 void act_check_outside(struct device *d);
 /*
- * Restore every changed knob. Returns the number restored by a write; one that holds its
- * original already is written no more, its entry dropped with a "nothing written" event;
- * failures are appended to
+ * Restore every changed knob. Returns the number restored by a write; one owed nothing (it
+ * holds its original already, or its NAPI or its device went away with the value) is
+ * written no more, its entry dropped with a "restore" event saying why, and counted in
+ * *@n_settled (may be NULL); failures are appended to
  * @failed (a JSON array, may be NULL) as {"device","netns","knob","instance","message"},
  * and a journal that could not be saved after as {"journal","message"} (the knobs are back;
  * the file lags them until a later save, and a start drops an entry whose knob holds its
  * original).
  */
-int act_restore_all(json_t *failed);
+int act_restore_all(json_t *failed, unsigned int *n_settled);
 /*
  * Watched namespace @netns is going away (deleted while its fds kept it alive): restore
  * every knob its devices owe, as act_restore_all(), then forget every entry of it, restored

@@ -755,6 +755,7 @@ int main(int argc, char **argv)
 	struct stat rst;
 	int ret, sfd, tfd, rc = 1;
 	json_t *restore_failed;
+	unsigned int settled;
 	unsigned int i;
 	bool lost;
 
@@ -827,9 +828,11 @@ int main(int argc, char **argv)
 	/* not a tick (it reads every setting and builds every map): the ticks' parts start at 0 */
 	memset(runtime.part_ns, 0, sizeof(runtime.part_ns));
 	if (act_changed_count()) {
-		int n = act_restore_all(NULL);
+		unsigned int settled;
+		int n = act_restore_all(NULL, &settled);
 
-		log_info("restored %d knob(s) left changed by a previous run", n);
+		log_info("restored %d knob(s) left changed by a previous run, %u owed nothing (see "
+			 "the events)", n, settled);
 	}
 	ac.unix_path = o.socket;
 	ac.unix_mode = SOCKET_MODE;
@@ -867,10 +870,10 @@ err_timer:
 	api_stopping(api);
 err_api:
 	restore_failed = json_array();
-	ret = act_restore_all(restore_failed);
+	ret = act_restore_all(restore_failed, &settled);
 	/* a knob that could not be put back (also one whose device is gone) fails the exit */
 	lost = act_changed_count() || json_array_size(restore_failed);
-	log_info("restored %d knob(s)%s", ret,
+	log_info("restored %d knob(s), %u owed nothing%s", ret, settled,
 		 lost ? "; some could not be restored, or the journal not saved (see above)" : "");
 	if (lost)
 		rc = 1;

@@ -413,8 +413,10 @@ int view_events(uint64_t since, unsigned int limit, json_t **out)
 int view_restore(json_t **out)
 {
 	json_t *failed = json_array();
-	int n = act_restore_all(failed);
+	unsigned int settled;
+	int n = act_restore_all(failed, &settled);
 
-	*out = json_pack("{s:i, s:o}", "restored", n, "failed", failed);
+	*out = json_pack("{s:i, s:I, s:o}", "restored", n, "nothing_owed", (json_int_t)settled,
+			 "failed", failed);
 	return 200;
 }

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -214,10 +215,12 @@ json_t *act_events_json(uint64_t since, unsigned int limit, uint64_t *next)
 	return json_array();
 }
 
-int act_restore_all(json_t *failed)
+/* a restore that wrote 2 knobs, found 3 owing nothing, and failed one */
+int act_restore_all(json_t *failed, unsigned int *n_settled)
 {
-	(void)failed;
-	return 0;
+	json_array_append_new(failed, json_pack("{s:s}", "device", "vb"));
+	*n_settled = 3;
+	return 2;
 }
 
 int policy_parse(json_t *obj, const char *text, size_t len, struct policy *out, json_t **err)
@@ -561,6 +564,21 @@ static void test_names_shown_once(void **state)
 	json_decref(r);
 }
 
+/* POST /v1/restore: how many were written, owed nothing, failed */
+static void test_restore_reply(void **state)
+{
+	json_t *r;
+	char *text;
+
+	(void)state;
+	assert_int_equal(view_restore(&r), 200);
+	text = json_dumps(r, JSON_SORT_KEYS | JSON_COMPACT);
+	assert_string_equal(text, "{\"failed\":[{\"device\":\"vb\"}],\"nothing_owed\":3,"
+			    "\"restored\":2}");
+	free(text);
+	json_decref(r);
+}
+
 /* a set refused on its second instance says which it wrote before: they stay written */
 static void test_set_partial(void **state)
 {
@@ -598,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_knob_first),
 		cmocka_unit_test(test_names_shown_once),
 		cmocka_unit_test(test_set_partial),
+		cmocka_unit_test(test_restore_reply),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
