@@ -367,7 +367,9 @@ static void ctl_queue_row(struct ctl_table *t, json_t *q)
 		ctl_fmt_bitrate(ctl_dbl(rt, "bytes_per_s"), rate, sizeof(rate)),
 		ctl_num(cnt, "tx_stop", stop), ctl_num(cnt, "tx_wake", wake), bql,
 		ctl_control_cell(json_object_get(q, "controller"), ctl, sizeof(ctl)),
-		none ? "no per-queue counters" : valid ? "" : "invalid interval" };
+		none ? "no per-queue counters" : !valid ? "invalid interval" :
+		json_is_true(json_object_get(q, "counts_part")) ?
+		"counts part of the device's traffic" : "" };
 
 	if (bq)
 		snprintf(bql, sizeof(bql), "%s/%s", ctl_num(bq, "limit_bytes", lim),

@@ -330,8 +330,34 @@ static json_t *vqpair_json(const struct device *d, const struct vqp_queue *vq)
 			 "rx_delivery_p99_ns", real_or_null(vq->rx_delivery_p99_ns));
 }
 
+/*
+ * A direction's per-queue byte rates that sum to less than QUEUE_PART_OF_DEVICE of the
+ * device's own, while it moves at least QUEUE_PART_MIN_BPS, count only part of its traffic:
+ * a veth's per-queue counters (ethtool -S xdp_*) count its NAPI path, which TSO'd TCP skips
+ * (veth_skb_is_eligible_for_gro()), so at 25 Gbit/s they can read 0.
+ */
+#define QUEUE_PART_OF_DEVICE	0.5
+#define QUEUE_PART_MIN_BPS	125000.0	/* 1 Mbit/s: below it, timing noise */
+
+/* Whether @d's queues of one direction count only part of its traffic (above). */
+static bool queues_count_part(const struct device *d, bool tx)
+{
+	const struct queue *qs = tx ? d->txq : d->rxq;
+	unsigned int n = tx ? d->n_tx : d->n_rx, i;
+	double dev = d->drate[tx ? DC_TX_BYTES : DC_RX_BYTES], sum = 0;
+
+	if (!d->dvalid || !(dev >= QUEUE_PART_MIN_BPS))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!qs[i].valid || !(qs[i].present & (1u << QC_BYTES)))
+			return false;	/* no per-queue figure to judge, or an unusable one */
+		sum += qs[i].rate[QC_BYTES];
+	}
+	return sum < QUEUE_PART_OF_DEVICE * dev;
+}
+
 static json_t *queue_json(const struct device *d, const struct queue *q, unsigned int idx,
-			  bool tx)
+			  bool tx, bool part)
 {
 	const struct vqp_queue *vq = tx ? vqp_queue(d, idx) : NULL;
 	static const char *const src[] = { "none", "qstats", "ethtool" };
@@ -357,6 +383,8 @@ static json_t *queue_json(const struct device *d, const struct queue *q, unsigne
 		      "controller", decide_queue_json(d, idx, tx));
 	if (q->napi_id)
 		json_object_set_new(o, "napi_id", json_integer(q->napi_id));
+	if (part)
+		json_object_set_new(o, "counts_part", json_true());
 	if (tx) {
 		/* the qdisc in front of this TX queue (tcq.h) */
 		json_object_set_new(o, "qdisc_backlog_bytes", gauge_or_null(q->qdisc_backlog_bytes));
@@ -383,6 +411,7 @@ int view_queues(const char *sel, json_t **out)
 	json_t *totals = json_object(), *rates = json_object(), *qs = json_array();
 	struct device *d;
 	char rname[40];
+	bool part_rx, part_tx;
 	unsigned int q;
 	int c, st;
 
@@ -399,10 +428,12 @@ int view_queues(const char *sel, json_t **out)
 		json_object_set_new(rates, rname, rate_or_null(d->dvalid, d->drate[c]));
 	}
 	json_object_set_new(totals, "rates", rates);
+	part_rx = queues_count_part(d, false);
+	part_tx = queues_count_part(d, true);
 	for (q = 0; q < d->n_rx; q++)
-		json_array_append_new(qs, queue_json(d, &d->rxq[q], q, false));
+		json_array_append_new(qs, queue_json(d, &d->rxq[q], q, false, part_rx));
 	for (q = 0; q < d->n_tx; q++)
-		json_array_append_new(qs, queue_json(d, &d->txq[q], q, true));
+		json_array_append_new(qs, queue_json(d, &d->txq[q], q, true, part_tx));
 	*out = json_pack("{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o, s:o}",
 			 "device", util_json_str(d->name), "netns", d->ns->name,
 			 "generation", (json_int_t)d->gen,

@@ -4,7 +4,8 @@
 # and the rate the daemon reports in the steady middle of the run, agree with iperf3's own
 # figures within 5%, both summed over the RX queues and in the device totals. veth has no
 # qstats; its per-queue `ethtool -S` counters (rx_queue_N_xdp_*) count the packets its NAPI
-# handles, and TSO packets bypass that NAPI, so the sender runs with TSO off.
+# handles, and TSO packets bypass that NAPI, so the sender runs with TSO off; with it on,
+# the view marks those queues as counting part of the device's traffic (counts_part).
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -108,4 +109,26 @@ vq_log "window of $w_len s: iperf3 $w_iperf bytes; daemon rates integrate to $w_
 check_true "daemon samples cover the window" python3 -c "import sys; sys.exit(0 if min($w_qcov, $w_dcov) >= 0.98 else 1)"
 check_true "RX queue rates within ${TOL_PCT}% of iperf3's rate" within "$w_q" "$w_iperf" "$TOL_PCT"
 check_true "device RX rate within ${TOL_PCT}% of iperf3's rate" within "$w_d" "$w_iperf" "$TOL_PCT"
+check "TSO off: no sample says the RX queues count part of the traffic" 0 \
+	"$(grep -l counts_part "$VQ_TMP"/samples/*.json | wc -l)"
+
+# TSO on: TSO'd segments skip veth's NAPI, so its per-queue counters miss them; the view says
+# the queues count part of the device's traffic, not that vb receives nothing per queue
+ip netns exec "$A" ethtool -K va tso on >/dev/null
+ip netns exec "$B" iperf3 -s -1 >/dev/null 2>&1 &
+SRV=$!
+VQ_PIDS+=("$SRV")
+sleep 0.5
+ip netns exec "$A" iperf3 -c 192.0.2.2 -P 2 -b "$STREAM_RATE" -t 4 >/dev/null 2>&1 &
+CLI=$!
+VQ_PIDS+=("$CLI")
+sleep 2.5
+j=$(vq_ctl --json queues "$B:vb")
+check "TSO on, mid-run: the RX queues count part of vb's traffic" "[True] / [None]" \
+	"$(vq_json "'%s / %s' % (sorted(set(q.get('counts_part') for q in d['queues'] if q['direction'] == 'rx')),
+		sorted(set(q.get('counts_part') for q in d['queues'] if q['direction'] == 'tx')))" <<<"$j")"
+check_true "... vqtunectl queues notes it" grep -q "counts part of the device's traffic" \
+	<<<"$(vq_ctl queues "$B:vb")"
+wait "$CLI"
+wait "$SRV"
 vq_done
