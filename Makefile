@@ -55,7 +55,7 @@ $(BUILD)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call pkgcflags,$(DAEMON_PKGS)) -c -o $@ $<
 
-$(BUILD)/ctl/%.o: ctl/%.c $(wildcard ctl/*.h include/*.h)
+$(BUILD)/ctl/%.o: ctl/%.c $(wildcard ctl/*.h daemon/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(call pkgcflags,$(CTL_PKGS)) -c -o $@ $<
 

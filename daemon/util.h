@@ -38,8 +38,9 @@ const char *util_real_str(double v, char *buf, size_t len);
 void util_hex(const void *in, size_t len, char *out);
 /* @s in display form (util_name_display()), malloc'd for the caller to free; NULL on ENOMEM. */
 char *util_display_dup(const char *s);
-/* util_arg_brief()'s cut: an argument longer than this is shown by its head and size */
-#define UTIL_ARG_BRIEF_MAX	64
+/* util_arg_brief()'s cut: a path longer than this is shown by its head and size (longer
+ * than paths people write, far shorter than what fits in a 512-byte message) */
+#define UTIL_ARG_BRIEF_MAX	256
 /* room for util_arg_brief()'s text: the head, "..." and " (N bytes)" */
 #define UTIL_ARG_BRIEF_BYTES	(UTIL_ARG_BRIEF_MAX + 40)
 /*

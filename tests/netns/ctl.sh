@@ -183,9 +183,11 @@ is out of range [0, 1000000000] (ns of gro-flush-timeout on $B:vb)" \
 	set "$B:vb" gro-flush-timeout "$(head -c 70000 /dev/zero | tr '\0' 9)"
 check "... stderr stays short" 2 "$(wc -l <"$VQ_TMP/err")"
 # a 70 KB global option, command word or policy file path is cut to its head and size too
-# (util_arg_brief(), ctl_arg_shown()); a socket path also by what unix(7) allows, 107 bytes
+# (ctl_arg_shown(): 32 bytes of an argument; util_arg_brief(): 128 of a path over 256); a
+# socket path also by what unix(7) allows, 107 bytes
 BIG=$(head -c 70000 /dev/zero | tr '\0' x)
 X32=$(printf 'x%.0s' $(seq 32))
+X128=$(printf 'x%.0s' $(seq 128))
 big_case() {	# DESCRIPTION EXPECTED-MESSAGE EXIT [NAME=VALUE...] COMMAND ARGS...
 	local d=$1 msg=$2 rc=$3; shift 3
 	env "$@" >"$VQ_TMP/out" 2>"$VQ_TMP/err"
@@ -208,9 +210,9 @@ big_case "-T of 70 KB" "vqtunectl: -T/--token-file: '$X32...' (70000 bytes) cann
 File name too long" 2 "$VQTUNECTL" -s "$VQ_SOCK" -T "$BIG" status
 big_case "a command word of 70 KB" "vqtunectl: unknown command '$X32...' (70000 bytes)" 2 \
 	"$VQTUNECTL" -s "$VQ_SOCK" "$BIG"
-big_case "policy load of a 70 KB path" "vqtunectl: $X32... (70000 bytes): File name too long" \
+big_case "policy load of a 70 KB path" "vqtunectl: $X128... (70000 bytes): File name too long" \
 	2 "$VQTUNECTL" -s "$VQ_SOCK" policy load "$BIG"
-big_case "vqtuned --check-policy of a 70 KB path" "$X32... (70000 bytes): File name too long" \
+big_case "vqtuned --check-policy of a 70 KB path" "$X128... (70000 bytes): File name too long" \
 	1 "$VQTUNED" --check-policy "$BIG"
 # policy set: a JSON number vqtune cannot hold is refused naming KEY and the range, not
 # sent on as a string
