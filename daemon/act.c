@@ -459,8 +459,8 @@ static int restore_napi_gone(struct device *d, struct entry *e, char *err, size_
  * says so, as act_set() of an unchanged value does, and 1 also for a NAPI that is gone from
  * a device that is up (restore_napi_gone()) and for a device the kernel deleted
  * (entry_deleted(), with its event); -ENODEV: its device is in no watched namespace
- * (restore_entries() keeps it if it left); -ENOENT: its instance is gone; -EAGAIN: its NAPI is gone while the device is down (kept); other -errno: the write
- * failed, why in @err.
+ * (restore_entries() keeps it if it left); -ENOENT: its instance is gone; -EAGAIN: its
+ * NAPI is gone while the device is down (kept); other -errno: the write failed, why in @err.
  */
 static int restore_one(struct entry *e, char *err, size_t errlen)
 {
