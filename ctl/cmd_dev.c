@@ -31,6 +31,7 @@ static int ctl_split_args(const char *cmd, int argc, char **argv, const char **p
 			  int (*opt)(const char *cmd, int argc, char **argv, int *i, void *ctx),
 			  void *ctx)
 {
+	char shown[CTL_ARG_SHOWN_BYTES];
 	bool opts_done = false;
 	int i, n = 0;
 
@@ -47,13 +48,15 @@ static int ctl_split_args(const char *cmd, int argc, char **argv, const char **p
 			if (r < 0)
 				return -1;
 			if (r == 0) {
-				ctl_usage_error(cmd, "unknown option '%s'", a);
+				ctl_usage_error(cmd, "unknown option %s",
+						ctl_arg_shown(a, shown, sizeof(shown)));
 				return -1;
 			}
 			continue;
 		}
 		if (n == max) {
-			ctl_usage_error(cmd, "unexpected argument '%s'", a);
+			ctl_usage_error(cmd, "unexpected argument %s",
+					ctl_arg_shown(a, shown, sizeof(shown)));
 			return -1;
 		}
 		pos[n++] = a;

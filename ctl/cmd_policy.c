@@ -310,6 +310,7 @@ int cmd_policy(struct ctl_conn *c, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "show";
 	int nargs = argc > 1 ? argc - 2 : 0;
+	char shown[CTL_ARG_SHOWN_BYTES];
 	json_t *r;
 	size_t i;
 	int ret;
@@ -318,7 +319,8 @@ int cmd_policy(struct ctl_conn *c, int argc, char **argv)
 		if (!strcmp(sub, ctl_policy_subs[i].word))
 			break;
 	if (i == sizeof(ctl_policy_subs) / sizeof(ctl_policy_subs[0]))
-		return ctl_usage_error("policy", "unknown policy command '%s'", sub);
+		return ctl_usage_error("policy", "unknown policy command %s",
+				       ctl_arg_shown(sub, shown, sizeof(shown)));
 	if (nargs != ctl_policy_subs[i].nargs)
 		return ctl_usage_error("policy", "policy %s takes %s%s", sub,
 				       ctl_policy_subs[i].nargs ? "" : "no arguments",

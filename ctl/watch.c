@@ -156,6 +156,7 @@ static void ctl_watch_waiting_frame(const char *dev, const struct ctl_watch_opts
 
 static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_watch_opts *o)
 {
+	char shown[CTL_ARG_SHOWN_BYTES];
 	bool interval_seen = false;
 	int i;
 
@@ -184,9 +185,11 @@ static int ctl_watch_parse(int argc, char **argv, const char **dev, struct ctl_w
 		if (r > 0)
 			continue;
 		if (ctl_is_option(argv[i]))
-			return ctl_usage_error("watch", "unknown option '%s'", argv[i]);
+			return ctl_usage_error("watch", "unknown option %s",
+					       ctl_arg_shown(argv[i], shown, sizeof(shown)));
 		if (*dev)
-			return ctl_usage_error("watch", "unexpected argument '%s'", argv[i]);
+			return ctl_usage_error("watch", "unexpected argument %s",
+					       ctl_arg_shown(argv[i], shown, sizeof(shown)));
 		*dev = argv[i];
 	}
 	return VQ_EXIT_OK;
@@ -266,6 +269,7 @@ static void ctl_events_batch(json_t *r, json_int_t *last, bool follow)
 
 int cmd_events(struct ctl_conn *c, int argc, char **argv)
 {
+	char shown[CTL_ARG_SHOWN_BYTES];
 	uint64_t since = 0;
 	bool follow = false, waiting = false, since_seen = false;
 	json_int_t next;
@@ -283,9 +287,11 @@ int cmd_events(struct ctl_conn *c, int argc, char **argv)
 		if (!strcmp(argv[i], "--follow") || !strcmp(argv[i], "-f"))
 			follow = true;
 		else if (ctl_is_option(argv[i]))
-			return ctl_usage_error("events", "unknown option '%s'", argv[i]);
+			return ctl_usage_error("events", "unknown option %s",
+					       ctl_arg_shown(argv[i], shown, sizeof(shown)));
 		else
-			return ctl_usage_error("events", "unexpected argument '%s'", argv[i]);
+			return ctl_usage_error("events", "unexpected argument %s",
+					       ctl_arg_shown(argv[i], shown, sizeof(shown)));
 	}
 	next = (json_int_t)since;
 	if (follow)

@@ -435,17 +435,11 @@ static void entry_deleted_event(const struct entry *e)
  */
 static int restore_napi_gone(struct device *d, struct entry *e, char *err, size_t errlen)
 {
-	/* no NAPI at all now (a veth with GRO and XDP off): none replaced it, the next will */
-	if (d->flags & IFF_UP && knob_napi_none_now(d)) {
-		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, NULL, NULL,
-			  WHO_RESTORE, "%s is gone and the device is up with no NAPI now: a NAPI it "
-			  "gets takes the device's value, nothing to restore", e->inst);
-		return 1;
-	}
+	/* replaced (a down and up), removed (fewer channels) or none left (a veth, GRO off) */
 	if (d->flags & IFF_UP) {
 		act_event(ACT_DEV(d), knob_table[e->k].name, e->inst, e->queue, NULL, NULL,
-			  WHO_RESTORE, "%s is gone and the device is up: the NAPIs that replaced it "
-			  "took the device's value, nothing to restore", e->inst);
+			  WHO_RESTORE, "%s is gone and the device is up: a NAPI takes the device's "
+			  "value when it is made, nothing to restore", e->inst);
 		return 1;
 	}
 	snprintf(err, errlen, "%s is gone while the device is down: kept until it is back up",
@@ -548,7 +542,8 @@ void act_sweep(void)
 		act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, &e->written,
 			  &e->original, WHO_ERROR,
 			  "%s left netns '%s' (ifindex %d) with this knob changed, original %" PRIu64
-			  ": not restorable now (%s); owed until it is back in a watched namespace",
+			  ": not restorable now (%s); kept: a restore puts it back once the device is "
+			  "in a watched namespace again",
 			  e->device, e->netns, e->ifindex, e->original, why);
 	}
 	/* a save that failed (a full state dir) is tried again until the file holds the table */
@@ -570,8 +565,8 @@ static void restore_failed(const struct entry *e, const char *err, json_t *faile
 {
 	char *shown = util_display_dup(err);
 
-	log_err("restore netns '%s' ifindex %d %s %s: %s", e->netns, e->ifindex,
-		knob_table[e->k].name, e->inst, shown ? shown : err);
+	log_err("restore netns '%s' ifindex %d %s%s%s: %s", e->netns, e->ifindex,
+		knob_table[e->k].name, e->inst[0] ? " " : "", e->inst, shown ? shown : err);
 	free(shown);
 	act_event(e->netns, e->device, knob_table[e->k].name, e->inst, e->queue, NULL,
 		  &e->original, WHO_ERROR,
@@ -653,9 +648,11 @@ static int restore_entries(const char *only, json_t *failed, bool forget, unsign
 			e->left = true;
 			left = true;
 		}
-		if (ret == -ENODEV && e->left && !forget)
-			snprintf(err + strlen(err), sizeof(err) - strlen(err), "; kept: owed until "
-				 "it is back in a watched namespace");
+		if (ret == -ENODEV && e->left && !forget) {
+			snprintf(err + strlen(err), sizeof(err) - strlen(err), "; kept: a restore "
+				 "puts it back once the device is in a watched namespace again");
+			e->reported = true;	/* this failure says so: not act_sweep() again */
+		}
 		restore_failed(e, err, failed);
 		if (n_failed)
 			(*n_failed)++;

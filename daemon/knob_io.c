@@ -184,8 +184,11 @@ int knob_write(struct device *d, const struct knob_inst *ki, uint64_t v, char *e
 
 	err[0] = '\0';
 	ret = prov_write(d, ki, v, why, sizeof(why));
-	/* new channel counts make new queues and NAPIs: smp_news_refresh() reads them */
-	if (!ret && ki->prov == KP_ETH_CHANNELS)
+	/*
+	 * New channel counts make new queues and NAPIs, and a device-wide NAPI value (sysfs) is
+	 * copied into every NAPI of the device: smp_news_refresh() reads them again
+	 */
+	if (!ret && (ki->prov == KP_ETH_CHANNELS || ki->prov == KP_SYSFS_NAPI))
 		d->layout_stale = true;
 	if (!ret)
 		return 0;

@@ -831,8 +831,8 @@ int main(int argc, char **argv)
 		unsigned int settled;
 		int n = act_restore_all(NULL, &settled);
 
-		log_info("restored %d knob(s) left changed by a previous run, %u owed nothing (see "
-			 "the events)", n, settled);
+		log_info("restored %d knob(s) left changed by a previous run, %u owed nothing, %u "
+			 "still owed (see the events)", n, settled, act_changed_count());
 	}
 	ac.unix_path = o.socket;
 	ac.unix_mode = SOCKET_MODE;

@@ -6,7 +6,7 @@
 # restore each leave the device view's queue counts, channel counts and the NAPI instances
 # of its knobs those the kernel has; a set of a NAPI knob on every instance right after a
 # channel change writes the NAPIs that exist, where it used to fail on one the change had
-# deleted.
+# deleted. A device-wide NAPI value's restore shows in every NAPI's row at once.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -55,4 +55,23 @@ check "... the view: 2 queues each way, the kernel's NAPIs, 2 channels each way"
 	"2 2 | $(kernel_napis) | 2 2" "$(view)"
 check "... gro-flush-timeout back to 0 on every NAPI" "0 0" "$(gft)"
 check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
+
+# a device-wide NAPI value (sysfs, written while va has no NAPI) is copied into the NAPIs
+# it gets with GRO on; its restore writes them all, and the view shows that at once
+view_gft() {
+	vq_ctl --json knobs "$A:va" | vq_json '" ".join("%s:%s" % (k.get("napi_id", "-"), k["value"])
+		for k in d["knobs"] if k["name"] == "gro-flush-timeout")'
+}
+ip netns exec "$A" ethtool -K va gro off >/dev/null || exit $KSFT_FAIL
+vq_ctl set "$A:va" gro-flush-timeout 40000 >/dev/null
+check "GRO off: set gro-flush-timeout 40000 device-wide, exit code" 0 $?
+check "... through sysfs" sysfs-napi "$(vq_ctl --json knobs "$A:va" | vq_json '[k["provider"]
+	for k in d["knobs"] if k["name"] == "gro-flush-timeout"][0]')"
+ip netns exec "$A" ethtool -K va gro on >/dev/null || exit $KSFT_FAIL
+check "GRO on: the new NAPIs hold it" "40000 40000" "$(gft)"
+check "... and the view says so" "$(kernel_napis | sed 's/\([0-9]*\)/\1:40000/g')" "$(view_gft)"
+vq_ctl restore >/dev/null
+check "restore: exit code" 0 $?
+check "... every NAPI back at 0" "0 0" "$(gft)"
+check "... the view at once" "$(kernel_napis | sed 's/\([0-9]*\)/\1:0/g')" "$(view_gft)"
 vq_done

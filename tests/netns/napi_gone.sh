@@ -5,7 +5,7 @@
 # on a device that is down it is kept (a failure that names it) until the device is up. A
 # SIGTERM after a channel change puts the channels back first, then finds the NAPI gone: the
 # daemon exits 0 with every knob at its original. With GRO off (no NAPI at all, the device
-# up) the restore owes nothing too, and says no NAPI replaced it.
+# up) the restore owes nothing too.
 source "$(dirname "$0")/lib.sh"
 vq_init
 A=$(vq_netns a) && B=$(vq_netns b) || exit $KSFT_FAIL
@@ -42,12 +42,12 @@ check "... which hold the device's defer-hard-irqs" "0 0" "$(ip netns exec "$A" 
 out=$(vq_ctl restore 2>&1)
 check "restore: exit 0, nothing written, nothing failed, one owed nothing" \
 	"0 restored 0, failed 0, nothing owed 1 (see events)" "$? $out"
-check "... its event" "napi-$N0 is gone and the device is up: the NAPIs that replaced it took\
- the device's value, nothing to restore" "$(last_event)"
+check "... its event" "napi-$N0 is gone and the device is up: a NAPI takes the device's value\
+ when it is made, nothing to restore" "$(last_event)"
 check "... nothing owed" 0 "$(owed)"
 
 # GRO off: the NAPIs are gone and none replaced them (the device is up); the restore owes
-# nothing and does not claim a replacement
+# nothing and does not claim a replacement (it once said "the NAPIs that replaced it")
 read -r N2 _ <<<"$(napis)"
 vq_ctl set "$A:va" defer-hard-irqs 4 --napi-id "$N2" >/dev/null
 check "set defer-hard-irqs 4 on napi-$N2: exit code, owed" "0 1" "$? $(owed)"
@@ -56,8 +56,9 @@ check "GRO off: va has no NAPI" "" "$(napis)"
 out=$(vq_ctl restore 2>&1)
 check "restore: exit 0, nothing written, nothing failed, one owed nothing" \
 	"0 restored 0, failed 0, nothing owed 1 (see events)" "$? $out"
-check "... its event: no NAPI now, nothing to restore" "napi-$N2 is gone and the device is up\
- with no NAPI now: a NAPI it gets takes the device's value, nothing to restore" "$(last_event)"
+check "... its event: nothing to restore, and no claim that a NAPI replaced it" "napi-$N2 is\
+ gone and the device is up: a NAPI takes the device's value when it is made, nothing to\
+ restore" "$(last_event)"
 check "... nothing owed" 0 "$(owed)"
 ip netns exec "$A" ethtool -K va gro on >/dev/null || exit $KSFT_FAIL
 
