@@ -250,10 +250,29 @@ static int opt_once(const struct option *lo, int c, uint32_t *seen)
 
 /*
  * An option that names a file or directory given an empty value (a shell's unset variable):
- * refused by name, before open(2) would say ": No such file or directory". 0 or -EINVAL.
+ * refused by name, before open(2) would say ": No such file or directory"; any option's
+ * value of PATH_MAX bytes or more, and a --socket that unix(7) cannot hold, likewise, cut
+ * in the message (util_arg_brief()). 0 or -EINVAL.
  */
 static int opt_path(const struct option *lo, int c, const char *arg)
 {
+	char brief[UTIL_ARG_BRIEF_BYTES];
+	struct sockaddr_un sun;
+
+	/* no option takes more than a path (PATH_MAX): refused before anything echoes it */
+	if (strlen(arg) >= PATH_MAX) {
+		fprintf(stderr, "vqtuned: --%s: '%s' is longer than any value it takes (%d bytes)\n",
+			opt_long_name(lo, c), util_arg_brief(arg, brief, sizeof(brief)),
+			PATH_MAX - 1);
+		return -EINVAL;
+	}
+	/* the API's socket: unix(7) holds so many bytes, checked before any device is read */
+	if (c == 's' && strlen(arg) >= sizeof(sun.sun_path)) {
+		fprintf(stderr, "vqtuned: --socket: '%s' is longer than a unix socket path can be "
+			"(%zu bytes, unix(7))\n", util_arg_brief(arg, brief, sizeof(brief)),
+			sizeof(sun.sun_path) - 1);
+		return -EINVAL;
+	}
 	if (!strchr("stSpC", c) || *arg)
 		return 0;
 	fprintf(stderr, "vqtuned: --%s: empty path\n", opt_long_name(lo, c));
@@ -369,7 +388,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "vqtuned: unexpected argument '%s'\n", argv[optind]);
+		char brief[UTIL_ARG_BRIEF_BYTES];
+
+		fprintf(stderr, "vqtuned: unexpected argument '%s'\n",
+			util_arg_brief(argv[optind], brief, sizeof(brief)));
 		return -EINVAL;
 	}
 	/* after both: either may come first; the default paces (pace.h PACE_DEFAULT_FACTOR) */

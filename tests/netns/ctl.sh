@@ -102,6 +102,26 @@ for o in --check-policy= --policy= --token-file=; do
 	check "vqtuned $o (empty): exit code" 2 $?
 	check "... says" "vqtuned: ${o%=}: empty path" "$(cat "$VQ_TMP/err")"
 done
+# a 70 KB value of any option, a socket path unix(7) cannot hold, and a 70 KB stray word:
+# refused by name, the value cut to its first 128 bytes and its size (util_arg_brief())
+VBIG=$(head -c 70000 /dev/zero | tr '\0' x)
+V128=$(head -c 128 /dev/zero | tr '\0' x)
+for o in --netns --interval --listen --policy; do
+	timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" "$o" "$VBIG" >/dev/null \
+		2>"$VQ_TMP/err"
+	check "vqtuned $o of 70 KB: exit code" 2 $?
+	check "... says" "vqtuned: $o: '$V128... (70000 bytes)' is longer than any value it takes \
+(4095 bytes)" "$(cat "$VQ_TMP/err")"
+done
+LONG_SOCK=/tmp/$(head -c 120 /dev/zero | tr '\0' y)
+timeout 10 "$VQTUNED" -s "$LONG_SOCK" -S "$VQ_TMP/lz.state" >/dev/null 2>"$VQ_TMP/err"
+check "vqtuned -s of 125 bytes: exit code" 2 $?
+check "... says, before reading any device" "vqtuned: --socket: '$LONG_SOCK' is longer than a \
+unix socket path can be (107 bytes, unix(7))" "$(cat "$VQ_TMP/err")"
+timeout 10 "$VQTUNED" -s "$VQ_TMP/lz.sock" -S "$VQ_TMP/lz.state" "x$VBIG" >/dev/null \
+	2>"$VQ_TMP/err"
+check "vqtuned with a 70 KB stray word: exit code" 2 $?
+check "... says" "vqtuned: unexpected argument '$V128... (70001 bytes)'" "$(cat "$VQ_TMP/err")"
 check "... nothing created" "" "$(ls -A "$VQ_TMP" | grep '^lz\.' || true)"
 # https: the daemon has no TLS, refused with that reason before anything is sent
 "$VQTUNECTL" -H "https://127.0.0.1:$PORT" status >/dev/null 2>"$VQ_TMP/err"
@@ -212,8 +232,8 @@ big_case "a command word of 70 KB" "vqtunectl: unknown command '$X32...' (70000 
 	"$VQTUNECTL" -s "$VQ_SOCK" "$BIG"
 big_case "policy load of a 70 KB path" "vqtunectl: $X128... (70000 bytes): File name too long" \
 	2 "$VQTUNECTL" -s "$VQ_SOCK" policy load "$BIG"
-big_case "vqtuned --check-policy of a 70 KB path" "$X128... (70000 bytes): File name too long" \
-	1 "$VQTUNED" --check-policy "$BIG"
+big_case "vqtuned --check-policy of a 70 KB path" "vqtuned: --check-policy: '$X128... (70000 \
+bytes)' is longer than any value it takes (4095 bytes)" 2 "$VQTUNED" --check-policy "$BIG"
 # policy set: a JSON number vqtune cannot hold is refused naming KEY and the range, not
 # sent on as a string
 opt_case "policy set beyond a JSON integer" "vqtunectl: policy set: guard.hold_ticks: \
