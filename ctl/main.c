@@ -346,14 +346,16 @@ static int ctl_parse_global(int argc, char **argv, struct ctl_args *a)
 
 		ctl_host_port_text(a->conn.host, port, sizeof(port));
 		return ctl_usage_error(NULL, "-H/--host: %s: port '%s' is out of range [1, %lu] "
-				       "(TCP port)", ctl_arg_shown(a->conn.host, shown, sizeof(shown)), port, CTL_PORT_MAX);
+				       "(TCP port)", ctl_arg_shown(a->conn.host, shown, sizeof(shown)),
+				       port, CTL_PORT_MAX);
 	}
 	if (host_err == -EDOM) {
 		char port[CTL_PORT_TEXT_BYTES];
 
 		ctl_host_port_text(a->conn.host, port, sizeof(port));
 		return ctl_usage_error(NULL, "-H/--host: %s: port '%s' must be written without "
-				       "a leading zero", ctl_arg_shown(a->conn.host, shown, sizeof(shown)), port);
+				       "a leading zero", ctl_arg_shown(a->conn.host, shown,
+								       sizeof(shown)), port);
 	}
 	if (host_err)
 		return ctl_usage_error(NULL, "-H/--host: %s is not HOST:PORT (for example "

@@ -4,11 +4,11 @@
 # as changed on the device in B, and restore puts the original back there. One that moves
 # out of every watched namespace is reported once (an "error" event with the original) and
 # kept, also by a restore, which reports it failed, and by SIGTERM (journalled as left); when
-# it comes back into a watched namespace the entry follows it again, also across a restart. One the kernel
-# deleted (RTM_DELLINK naming no namespace it moved to) took its knob with it: dropped at
-# once with a "restore" event, nothing owed, and a new device of its name is left alone. A new
-# device that only has the name of one that left (not vqtune's value) is not taken for it:
-# restore reports that knob failed and leaves the new device alone.
+# it comes back into a watched namespace the entry follows it again, also across a restart.
+# One the kernel deleted (RTM_DELLINK naming no namespace it moved to) took its knob with it:
+# dropped at once with a "restore" event, nothing owed, and a new device of its name is left
+# alone. A new device that only has the name of one that left (not vqtune's value) is not
+# taken for it: restore reports that knob failed and leaves the new device alone.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_extra.sh"
 vq_init
@@ -152,7 +152,8 @@ check "... SIGTERM: exit code 1" 1 $?
 ip -n "$A" link del w0 && ip -n "$C" link set w0 netns "$B" || exit $KSFT_FAIL
 vq_daemon --netns "$A" --netns "$B" --interval 100 || exit $KSFT_FAIL
 check "restarted: the old w0 in $B restored" "$w_orig" "$(gft "$B" w0)"
-check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
+check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json 'd["changed_knobs"]')"
 vq_daemon_stop TERM
 check "SIGTERM: exit code" 0 $?
 vq_done

@@ -38,7 +38,8 @@ check "... the view at once: 1 queue each way, that NAPI, 1 channel each way" \
 	"1 1 | $(kernel_napis) | 1 1" "$(view)"
 out=$(vq_ctl set "$A:va" gro-flush-timeout 20000 2>&1)
 check "set gro-flush-timeout 20000 on every NAPI: exit code ($out)" 0 $?
-check "... one change, on the NAPI that is left" "gro-flush-timeout napi-$(kernel_napis): 0 -> 20000" "$out"
+check "... one change, on the NAPI that is left" \
+	"gro-flush-timeout napi-$(kernel_napis): 0 -> 20000" "$out"
 check "... the kernel's" 20000 "$(gft)"
 
 # an outside writer: the ethtool family's news tells the next request
@@ -54,7 +55,8 @@ check "vqtunectl restore: exit code" 0 $?
 check "... the view: 2 queues each way, the kernel's NAPIs, 2 channels each way" \
 	"2 2 | $(kernel_napis) | 2 2" "$(view)"
 check "... gro-flush-timeout back to 0 on every NAPI" "0 0" "$(gft)"
-check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- | vq_json 'd["changed_knobs"]')"
+check "... nothing owed" 0 "$(vq_api GET /v1/status | cut -d' ' -f2- |
+	vq_json 'd["changed_knobs"]')"
 
 # a device-wide NAPI value (sysfs, written while va has no NAPI) is copied into the NAPIs
 # it gets with GRO on; its restore writes them all, and the view shows that at once

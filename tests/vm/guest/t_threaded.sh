@@ -46,7 +46,8 @@ ina ethtool -K vc gro off > /dev/null || fail "gro off"
 case $prov in
 netdev-napi)
 	ctl restore > /tmp/r.out 2>&1 || { cat /tmp/r.out; fail "restore with the NAPI gone"; }
-	grep -q "restored 0, failed 0, nothing owed 1" /tmp/r.out || { cat /tmp/r.out; fail "restore's count"; }
+	grep -q "restored 0, failed 0, nothing owed 1" /tmp/r.out ||
+		{ cat /tmp/r.out; fail "restore's count"; }
 	[ "$(owed)" = 0 ] || fail "$(owed) knobs owed after the restore"
 	ok "per-NAPI threaded, NAPI gone with the device up: nothing owed"
 	;;
