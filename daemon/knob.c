@@ -505,7 +505,9 @@ int knob_set_probe(struct device *d, const struct knob_inst *ki)
 	return 0;
 }
 
-bool knob_napi_none_now(struct device *d)
+/* The kernel's answer now: @d has no NAPI (a NAPI_GET dump of it found none). A failed
+ * dump, or a kernel without NAPI_GET (before 6.8), cannot tell: false. */
+static bool napi_none_now(struct device *d)
 {
 	struct napi_count napis = { .ifindex = d->ifindex };
 
@@ -520,7 +522,7 @@ int knob_writable_probed(struct device *d, const struct knob_inst *ki, int probe
 
 	/* no NAPI at the last sample: ask again, GRO may have come on since */
 	if (d->managed && threaded_refused(d, ki, none))
-		none = knob_napi_none_now(d);
+		none = napi_none_now(d);
 	return writable_verdict(d, ki, probe_err, none, why, whylen);
 }
 
@@ -528,7 +530,7 @@ bool knob_refused_no_napi(struct device *d, const struct knob_inst *ki, int err,
 			  size_t whylen)
 {
 	/* the last sample may still list the NAPI that GRO off has just deleted: ask */
-	if (err != -EOPNOTSUPP || !threaded_refused(d, ki, true) || !knob_napi_none_now(d))
+	if (err != -EOPNOTSUPP || !threaded_refused(d, ki, true) || !napi_none_now(d))
 		return false;
 	snprintf(why, whylen, "%s", threaded_no_napi);
 	return true;

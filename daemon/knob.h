@@ -172,12 +172,6 @@ int knob_set_probe(struct device *d, const struct knob_inst *ki);
 int knob_writable_probed(struct device *d, const struct knob_inst *ki, int probe_err,
 			 char *why, size_t whylen);
 /*
- * The kernel's answer now, not the last sample's: @d has no NAPI (a NAPI_GET dump of its
- * ifindex found none). A failed dump, or a kernel without NAPI_GET (before 6.8), cannot
- * tell: false.
- */
-bool knob_napi_none_now(struct device *d);
-/*
  * Whether the write of @ki on @d that failed with @err (-errno) was the kernel refusing a
  * veth's threaded for want of a NAPI (net-sysfs.c's threaded store: EOPNOTSUPP while the
  * device's NAPI list is empty; a veth has a NAPI only with GRO or XDP on). Asked of the

@@ -642,6 +642,22 @@ static void ns_news(struct netns *ns)
 			d->eth_stale = true, d->layout_stale = true;
 }
 
+/*
+ * Read @d's queue counts (sysfs) at @now, its layout no longer stale. True when they
+ * changed: a new generation, which is a channels change, so its settings are due too.
+ */
+static bool layout_counts(struct device *d, uint64_t now)
+{
+	unsigned int n_tx = d->n_tx, n_rx = d->n_rx;
+	uint32_t gen = d->gen;
+
+	d->layout_stale = false;
+	d->layout_ns = now;
+	if (!sfs_queue_counts(&d->sfs, d->ns->sysfs, d->name, &n_tx, &n_rx))
+		dev_set_queues(d, n_tx, n_rx);
+	return d->gen != gen;
+}
+
 /* smp_news_refresh()'s dumps, filtered by ifindex: the kernel may not filter them */
 static int napi_one_cb(const struct ndv_napi *n, void *arg)
 {
@@ -662,26 +678,19 @@ static int queue_one_cb(const struct ndv_queue *nq, void *arg)
 void smp_news_refresh(struct device *d)
 {
 	struct netns *ns = d->ns;
-	unsigned int n_tx = d->n_tx, n_rx = d->n_rx;
-	uint32_t gen = d->gen;
+	bool layout;
 
 	ns_news(ns);
 	/* a device whose queues were never counted is left to its first sample */
 	if (!d->n_tx)
 		return;
+	layout = d->layout_stale;
+	if (layout && layout_counts(d, util_now_ns(CLOCK_MONOTONIC)))
+		d->eth_stale = true;
 	/* its settings (coalesce, rings, channels): the tick's outside-writer check reads them */
 	if (d->eth_stale)
 		eth_refresh(d);
-	if (!d->layout_stale)
-		return;
-	d->layout_stale = false;
-	d->layout_ns = util_now_ns(CLOCK_MONOTONIC);
-	if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
-		dev_set_queues(d, n_tx, n_rx);
-	/* new queue counts are a channels change: its settings too */
-	if (d->gen != gen)
-		eth_refresh(d);
-	if (!ns->ndv)
+	if (!layout || !ns->ndv)
 		return;
 	d->n_napi = 0;
 	d->napi_listed = !ndv_napi_dump(ns->ndv, d->ifindex, napi_one_cb, d);
@@ -698,8 +707,7 @@ static void ns_tick(struct netns *ns)
 {
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC), t_link, t_qstats;
 	struct device *d;
-	unsigned int q, n_tx, n_rx;
-	uint32_t gen;
+	unsigned int q;
 	bool due;
 
 	lap = now;
@@ -727,15 +735,7 @@ static void ns_tick(struct netns *ns)
 			continue;
 		d->layout_now = false;
 		if (layout_due(d, t_link)) {
-			d->layout_stale = false;
-			d->layout_ns = t_link;
-			n_tx = d->n_tx;
-			n_rx = d->n_rx;
-			gen = d->gen;
-			if (!sfs_queue_counts(&d->sfs, ns->sysfs, d->name, &n_tx, &n_rx))
-				dev_set_queues(d, n_tx, n_rx);
-			/* new queue counts are a channels change: its settings now */
-			if (d->gen != gen)
+			if (layout_counts(d, t_link))
 				d->eth_stale = true;
 			layout_begin(d);
 		}

@@ -265,10 +265,11 @@ int view_knob_set(const char *dev, const char *knob, json_t *body, json_t **out)
 	for (i = 0; i < n; i++) {
 		st = act_set(d, &sel[i], value, WHO_MANUAL, true, reason, &oldv, &newv, err,
 			     sizeof(err));
-		if (st != ACT_OK && !err[0])
-			snprintf(err, sizeof(err), "out of memory");
-		if (st != ACT_OK)
+		if (st != ACT_OK) {
+			if (!err[0])
+				snprintf(err, sizeof(err), "out of memory");
 			partial_note(changes, err, sizeof(err));
+		}
 		switch (st) {
 		case ACT_OK:
 			break;
